@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages minkowski builds, tests and benchmarks against,
+# only when some are missing. Sourced by tests/run.sh and bench/run.sh.
+mk_install_deps() {
+    local pkgs="build-essential cmake pkg-config check libqhull-dev libccd-dev libfcl-dev libbullet-dev libode-dev gnuplot-nox"
+    local missing=()
+    for p in $pkgs; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "installing: ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+}

@@ -1,0 +1,116 @@
+/* minkowski: distance and Boolean collision queries with the GJK family.
+ *
+ * GJK is fully-corrective Frank-Wolfe on f(x) = ||x||^2 over the Minkowski
+ * difference D = A - B, computed in A's local frame ("Collision Detection
+ * Accelerated", Alg. 4). Polyak and Nesterov momentum follow GJK++ Alg. 6
+ * (eqs. 28a-28e), with the fixed-point switch to vanilla (eq. 32) and optional
+ * direction normalisation (eq. 33).
+ *
+ * Every answer is certified: for any direction d with support point s = s_D(-d)
+ * in D (the point of D least along d), <d, s> / ||d|| is a lower bound of the core
+ * distance, and ||x|| for any x in conv(simplex) is an upper bound. The query
+ * stops when the Frank-Wolfe duality gap g = 2 <x, x - s> is below the tolerance.
+ */
+#ifndef MINKOWSKI_GJK_H
+#define MINKOWSKI_GJK_H
+
+#include <minkowski/shape.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Two posed shapes. Neither is modified; poses are validated. */
+typedef struct mk_pair {
+    const mk_shape *a;
+    mk_transform xf_a;
+    const mk_shape *b;
+    mk_transform xf_b;
+} mk_pair;
+
+typedef enum mk_gjk_variant {
+    MK_GJK_VANILLA = 0, /* fully-corrective Frank-Wolfe: classic GJK */
+    MK_GJK_POLYAK,      /* heavy-ball momentum, y_k = x_k (eq. 28a) */
+    MK_GJK_NESTEROV     /* y_k = delta_k x_k + (1 - delta_k) s_{k-1} (eq. 28a) */
+} mk_gjk_variant;
+
+typedef enum mk_gjk_init {
+    MK_GJK_INIT_BOUNDS = 0, /* difference of bounding-box centres ("OBB WS") */
+    MK_GJK_INIT_USER,       /* settings.init_guess (A's frame, a point of D's span) */
+    MK_GJK_INIT_CACHE       /* the pair cache; a zeroed cache falls back to BOUNDS */
+} mk_gjk_init;
+
+typedef struct mk_gjk_settings {
+    mk_gjk_variant variant;
+    int normalize_dir;      /* eq. 33 for the momentum update (both momentum variants) */
+    int fallback_to_vanilla;/* eq. 32 switch when momentum stalls; default 1 */
+    int relative_tolerance; /* 0: stop on g <= tol; 1: stop on g <= tol * ||x||^2 */
+    mk_real tolerance;      /* on the duality gap g (units of length^2 when absolute) */
+    int max_iterations;     /* > 0; reaching it returns MK_GJK_MAX_ITER */
+    mk_gjk_init init;
+    mk_vec3 init_guess;     /* used with MK_GJK_INIT_USER, in A's local frame */
+} mk_gjk_settings;
+
+/* Nesterov with normalisation off, fallback on, absolute tolerance 1e-8 on the
+ * gap (1e-4 on distances in metres), 128 iterations, bounding-box initial guess. */
+MK_API mk_gjk_settings mk_gjk_default_settings(void);
+
+/* Per-pair warm start kept by the caller between calls. Zero it (= {0}) for a
+ * cold start; it is written by every successful query. */
+typedef struct mk_gjk_cache {
+    mk_vec3 dir;   /* last x (or separating direction), in A's local frame */
+    int hint_a;    /* last support vertex of hull A */
+    int hint_b;
+    int valid;
+} mk_gjk_cache;
+
+/* The final simplex, in A's local frame: w[i] = a[i] - b[i] with a[i] on A's core
+ * and b[i] on B's core (both in A's frame), and x = sum bary[i] w[i]. */
+typedef struct mk_simplex {
+    int count;
+    mk_vec3 w[4], a[4], b[4];
+    mk_real bary[4];
+} mk_simplex;
+
+typedef struct mk_gjk_result {
+    mk_status status;
+    mk_real distance;      /* between the full shapes (cores + radii); 0 if they overlap */
+    mk_real lower_bound;   /* certified: lower_bound <= true distance <= upper_bound */
+    mk_real upper_bound;
+    mk_real core_distance; /* between the cores (what the iterations see) */
+    mk_vec3 point_a;       /* world witness on A's surface */
+    mk_vec3 point_b;       /* world witness on B's surface */
+    mk_vec3 normal;        /* unit, world, from A to B (any unit vector if cores overlap) */
+    mk_real gap;           /* final Frank-Wolfe duality gap */
+    int iterations;
+    int used_fallback;     /* 1 when momentum was switched off (eq. 32) */
+    mk_simplex simplex;
+} mk_gjk_result;
+
+/* Distance, witnesses, normal and certified bounds. Returns (and stores in
+ * out->status) MK_GJK_SEPARATED, MK_GJK_INTERSECTING, MK_GJK_MAX_ITER or an input
+ * error. settings and cache may be NULL. */
+MK_API mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings,
+                                 mk_gjk_cache *cache, mk_gjk_result *out);
+
+typedef struct mk_gjk_intersect_result {
+    mk_status status;      /* MK_GJK_SEPARATED, MK_GJK_INTERSECTING, MK_GJK_MAX_ITER, error */
+    /* When separated: a world plane certificate. Every point a of A satisfies
+     * <plane_normal, a> <= plane_offset - margin/2 and every point b of B satisfies
+     * <plane_normal, b> >= plane_offset + margin/2, with margin > 0.
+     * plane_normal points from A to B. */
+    mk_vec3 plane_normal;
+    mk_real plane_offset;
+    mk_real margin;
+    int iterations;
+} mk_gjk_intersect_result;
+
+/* Boolean query with early exit: stops as soon as a separating plane is found or
+ * the cores are shown to overlap by more than the radii allow. */
+MK_API mk_status mk_gjk_intersect(const mk_pair *pair, const mk_gjk_settings *settings,
+                                  mk_gjk_cache *cache, mk_gjk_intersect_result *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

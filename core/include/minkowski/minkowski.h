@@ -1,0 +1,9 @@
+/* minkowski: umbrella header. */
+#ifndef MINKOWSKI_MINKOWSKI_H
+#define MINKOWSKI_MINKOWSKI_H
+#include <minkowski/export.h>
+#include <minkowski/status.h>
+#include <minkowski/math.h>
+#include <minkowski/shape.h>
+#include <minkowski/gjk.h>
+#endif

@@ -1,0 +1,113 @@
+/* minkowski: convex shapes as a core support function plus a rounding radius.
+ *
+ * Support convention used everywhere in minkowski: the support point of a set X
+ * along d is s_X(d) = argmax_{x in X} <d, x> (the farthest point along d).
+ *
+ * Every shape is a "core" convex set described by its support function, inflated
+ * by `radius` (a Minkowski sum with a ball). Spheres are a point core, capsules a
+ * segment core, Bullet margins are the radius. Shapes live in their own local
+ * frame; axis-symmetric shapes (capsule, cylinder, cone) use the local Z axis.
+ */
+#ifndef MINKOWSKI_SHAPE_H
+#define MINKOWSKI_SHAPE_H
+
+#include <minkowski/math.h>
+#include <minkowski/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mk_shape_type {
+    MK_SHAPE_SPHERE = 0, /* core: the origin; radius = sphere radius */
+    MK_SHAPE_BOX,        /* core: [-h, h] box */
+    MK_SHAPE_CAPSULE,    /* core: segment z in [-half_height, half_height] */
+    MK_SHAPE_CYLINDER,   /* core: disc radius r, z in [-h, h] */
+    MK_SHAPE_CONE,       /* core: apex (0,0,+h), base disc radius r at z = -h */
+    MK_SHAPE_ELLIPSOID,  /* core: axis-aligned ellipsoid with semi-axes radii */
+    MK_SHAPE_HULL,       /* core: convex hull of points (see mk_hull) */
+    MK_SHAPE_USER,       /* core: a caller support callback */
+    MK_SHAPE_TYPE_COUNT
+} mk_shape_type;
+
+/* Convex polytope with vertex adjacency (for hill-climbing support) and polygonal
+ * faces (for contact manifolds). Built by mk_hull_create from any point cloud;
+ * one heap block, read-only after creation, shareable between threads. */
+typedef struct mk_hull {
+    int num_vertices;
+    int num_faces;
+    const mk_vec3 *vertices;     /* hull vertices only (interior points dropped) */
+    const int *adj_start;        /* num_vertices + 1 offsets into adj */
+    const int *adj;              /* neighbours of vertex v: adj[adj_start[v] .. adj_start[v+1]) */
+    const int *face_start;       /* num_faces + 1 offsets into face_vertices */
+    const int *face_vertices;    /* counter-clockwise seen from outside */
+    const mk_vec3 *face_normals; /* unit outward normals */
+    const mk_real *face_offsets; /* <n, x> <= offset for all x in the hull */
+    mk_vec3 aabb_min, aabb_max;  /* local bounding box */
+    mk_vec3 centroid;            /* volume centroid (interior point) */
+    mk_real inradius;            /* radius of the largest ball about centroid inside the hull */
+} mk_hull;
+
+/* Hulls with at most this many vertices use a linear scan for support (faster
+ * than hill-climbing there); larger ones hill-climb from the caller's hint.
+ * Measured crossover: see bench/ (support benchmark) and the issue note. */
+#define MK_HULL_LINEAR_SCAN_MAX 32
+
+/* Build the convex hull of `count` points with Qhull. Rejects NULL, count < 4,
+ * non-finite coordinates, and point sets without volume (coplanar, collinear,
+ * coincident) with MK_DEGENERATE_HULL. Duplicated points are fine. */
+MK_API mk_status mk_hull_create(const mk_vec3 *points, int count, mk_hull **out);
+MK_API void mk_hull_destroy(mk_hull *hull);
+/* Brute-force support over every vertex (reference for tests). */
+MK_API int mk_hull_support_linear(const mk_hull *hull, mk_vec3 dir);
+/* Hill-climbing support from vertex `start` (clamped to a valid index). */
+MK_API int mk_hull_support_climb(const mk_hull *hull, mk_vec3 dir, int start);
+
+/* Support callback of a user shape: the local-frame core point farthest along
+ * dir. It must be finite for any finite dir (dir is not normalised). */
+typedef mk_vec3 (*mk_support_fn)(const void *user_data, mk_vec3 dir);
+
+typedef struct mk_shape {
+    mk_shape_type type;
+    mk_real radius; /* rounding radius around the core, >= 0 */
+    union {
+        struct { mk_vec3 half_extents; } box;
+        struct { mk_real half_height; } capsule;
+        struct { mk_real radius, half_height; } cylinder;
+        struct { mk_real radius, half_height; } cone;
+        struct { mk_vec3 radii; } ellipsoid;
+        struct { const mk_hull *hull; } hull;
+        struct {
+            mk_support_fn support;
+            const void *data;
+            mk_vec3 aabb_min, aabb_max; /* local core bounds (used for the initial guess) */
+        } user;
+    } u;
+} mk_shape;
+
+/* Constructors validate their arguments: sizes must be finite and > 0 (radius of a
+ * rounded shape >= 0); on error the shape is left untouched. */
+MK_API mk_status mk_shape_sphere(mk_shape *s, mk_real radius);
+MK_API mk_status mk_shape_box(mk_shape *s, mk_vec3 half_extents, mk_real rounding);
+MK_API mk_status mk_shape_capsule(mk_shape *s, mk_real radius, mk_real half_height);
+MK_API mk_status mk_shape_cylinder(mk_shape *s, mk_real radius, mk_real half_height, mk_real rounding);
+MK_API mk_status mk_shape_cone(mk_shape *s, mk_real radius, mk_real half_height, mk_real rounding);
+MK_API mk_status mk_shape_ellipsoid(mk_shape *s, mk_vec3 radii);
+MK_API mk_status mk_shape_hull(mk_shape *s, const mk_hull *hull, mk_real rounding);
+MK_API mk_status mk_shape_user(mk_shape *s, mk_support_fn fn, const void *data,
+                               mk_vec3 aabb_min, mk_vec3 aabb_max, mk_real rounding);
+
+/* MK_OK when a (possibly hand-filled) shape is usable, else why not. */
+MK_API mk_status mk_shape_validate(const mk_shape *s);
+
+/* Local-frame core support along dir (radius not included). `hint` is an in/out
+ * vertex index for hulls (warm start for hill-climbing); may be NULL. */
+MK_API mk_vec3 mk_shape_support(const mk_shape *s, mk_vec3 dir, int *hint);
+
+/* Local-frame bounding box of the whole shape (core + radius). */
+MK_API void mk_shape_local_aabb(const mk_shape *s, mk_vec3 *lo, mk_vec3 *hi);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

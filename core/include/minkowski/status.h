@@ -1,0 +1,33 @@
+/* minkowski: the one status enum every query returns. */
+#ifndef MINKOWSKI_STATUS_H
+#define MINKOWSKI_STATUS_H
+
+#include <minkowski/export.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mk_status {
+    MK_OK = 0,
+    /* Queries */
+    MK_GJK_SEPARATED,     /* shapes apart; distance and bounds are certified */
+    MK_GJK_INTERSECTING,  /* shapes overlap (or touch within the tolerance) */
+    MK_GJK_MAX_ITER,      /* iteration bound hit; the best bounds so far are returned */
+    /* Bad input: nothing computed, outputs hold finite placeholders */
+    MK_INVALID_INPUT,     /* NULL, NaN/Inf, non-orthonormal rotation, bad setting */
+    MK_INVALID_SIZE,      /* zero, negative or non-finite shape size */
+    MK_DEGENERATE_HULL,   /* fewer than 4 non-coplanar points */
+    MK_OUT_OF_MEMORY,
+    MK_QHULL_ERROR
+} mk_status;
+
+/* Short English name of a status, never NULL. */
+MK_API const char *mk_status_string(mk_status s);
+/* "0.1.0" */
+MK_API const char *mk_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,407 @@
+/* GJK family: vanilla, Polyak- and Nesterov-accelerated GJK, distance and Boolean.
+ *
+ * Vanilla GJK is fully-corrective Frank-Wolfe on f(x) = ||x||^2 over D = A - B
+ * ("Collision Detection Accelerated: An Optimization Perspective", Alg. 4, duality
+ * gap eqs. 15-17, separating-plane test Alg. 2). Momentum variants follow GJK++
+ * Alg. 6: intermediary point (28a), support direction (28b), support (28c),
+ * augmented simplex and projection (28d-e), fixed-point switch to vanilla when
+ * g(x_k) = 2<x_k, x_k - s_k> <= eps with d_k != x_k (eq. 32), and the optional
+ * normalised direction update (eq. 33).
+ *
+ * Everything runs in A's local frame; B is carried by its pose relative to A. */
+#include <minkowski/gjk.h>
+#include "simplex.h"
+#include "support.h"
+
+/* Weight of the gradient in the momentum update (28b): grad f(y) = 2 y. */
+#define MK_GJK_GRAD_SCALE 2.0
+/* Largest iteration bound a caller may ask for. */
+#define MK_GJK_MAX_ITER_CAP 100000
+
+mk_gjk_settings mk_gjk_default_settings(void)
+{
+    mk_gjk_settings s;
+    s.variant = MK_GJK_NESTEROV;
+    s.normalize_dir = 0;
+    s.fallback_to_vanilla = 1;
+    s.relative_tolerance = 0;
+    s.tolerance = 1e-8;
+    s.max_iterations = 128;
+    s.init = MK_GJK_INIT_BOUNDS;
+    s.init_guess = v3(1, 0, 0);
+    return s;
+}
+
+/* ------------------------------------------------------------ pair context */
+
+typedef struct ctx {
+    const mk_shape *a, *b;
+    mk_mat3 R;      /* B's rotation in A's frame */
+    mk_vec3 p;      /* B's origin in A's frame */
+    mk_real radius; /* r_A + r_B */
+    int hint_a, hint_b;
+    int bad_support; /* a user support returned a non-finite point */
+} ctx;
+
+/* The point w = a - b of D least along d: a = s_A(-d), b = s_B(d). */
+static inline void support_min(ctx *c, mk_vec3 d, mk_vec3 *w, mk_vec3 *pa, mk_vec3 *pb)
+{
+    *pa = shape_support(c->a, v3_neg(d), &c->hint_a);
+    mk_vec3 lb = shape_support(c->b, m3_tmul(&c->R, d), &c->hint_b);
+    *pb = v3_add(m3_mul(&c->R, lb), c->p);
+    *w = v3_sub(*pa, *pb);
+    if (!v3_finite(*w))
+        c->bad_support = 1;
+}
+
+static mk_status validate(const mk_pair *pair, const mk_gjk_settings *st)
+{
+    if (!pair || !pair->a || !pair->b)
+        return MK_INVALID_INPUT;
+    mk_status sa = mk_shape_validate(pair->a);
+    if (sa != MK_OK)
+        return sa;
+    mk_status sb = mk_shape_validate(pair->b);
+    if (sb != MK_OK)
+        return sb;
+    if (!mk_is_valid_transform(&pair->xf_a) || !mk_is_valid_transform(&pair->xf_b))
+        return MK_INVALID_INPUT;
+    if (st->variant < MK_GJK_VANILLA || st->variant > MK_GJK_NESTEROV || st->max_iterations <= 0 ||
+        st->max_iterations > MK_GJK_MAX_ITER_CAP || !isfinite(st->tolerance) || st->tolerance < 0 ||
+        st->init < MK_GJK_INIT_BOUNDS || st->init > MK_GJK_INIT_CACHE)
+        return MK_INVALID_INPUT;
+    return MK_OK;
+}
+
+static void make_ctx(const mk_pair *pair, const mk_gjk_cache *cache, ctx *c)
+{
+    c->a = pair->a;
+    c->b = pair->b;
+    c->R = m3_tmul_m3(&pair->xf_a.R, &pair->xf_b.R);
+    c->p = m3_tmul(&pair->xf_a.R, v3_sub(pair->xf_b.p, pair->xf_a.p));
+    c->radius = pair->a->radius + pair->b->radius;
+    c->hint_a = cache && cache->valid ? cache->hint_a : 0;
+    c->hint_b = cache && cache->valid ? cache->hint_b : 0;
+    c->bad_support = 0;
+}
+
+/* Bounding-box centre of A minus that of B, in A's frame. */
+static mk_vec3 bounds_guess(const ctx *c)
+{
+    mk_vec3 lo, hi, ca, cb;
+    mk_shape_local_aabb(c->a, &lo, &hi);
+    ca = v3_scale(v3_add(lo, hi), 0.5);
+    mk_shape_local_aabb(c->b, &lo, &hi);
+    cb = v3_add(m3_mul(&c->R, v3_scale(v3_add(lo, hi), 0.5)), c->p);
+    return v3_sub(ca, cb);
+}
+
+static mk_vec3 initial_guess(const ctx *c, const mk_gjk_settings *st, const mk_gjk_cache *cache)
+{
+    mk_vec3 g = v3(0, 0, 0);
+    if (st->init == MK_GJK_INIT_USER)
+        g = st->init_guess;
+    else if (st->init == MK_GJK_INIT_CACHE && cache && cache->valid)
+        g = cache->dir;
+    if (!v3_finite(g) || !(v3_len2(g) > 0))
+        g = bounds_guess(c);
+    if (!(v3_len2(g) > 0))
+        g = v3(1, 0, 0); /* coincident centres: any direction starts the search */
+    return g;
+}
+
+/* ------------------------------------------------------------ the loop */
+
+typedef enum outcome { RUN_CONVERGED, RUN_SEPARATED, RUN_OVERLAP, RUN_MAX_ITER, RUN_BAD } outcome;
+
+typedef struct run {
+    mk_simplex simplex;
+    mk_vec3 x;               /* current iterate in conv(simplex), A's frame */
+    mk_real lb;              /* best certified lower bound on the core distance */
+    mk_vec3 lb_dir, lb_a, lb_b; /* direction achieving it and its support points */
+    mk_real gap;
+    int iterations;
+    int used_fallback;
+    outcome out;
+} run;
+
+static void note_lower_bound(run *r, mk_vec3 d, mk_vec3 w, mk_vec3 pa, mk_vec3 pb)
+{
+    mk_real dn = v3_len(d);
+    if (!(dn > 0))
+        return;
+    mk_real l = v3_dot(d, w) / dn;
+    if (l > r->lb) {
+        r->lb = l;
+        r->lb_dir = d;
+        r->lb_a = pa;
+        r->lb_b = pb;
+    }
+}
+
+/* GJK++ Alg. 6 (vanilla when st->variant == MK_GJK_VANILLA). In Boolean mode it
+ * also stops as soon as a plane separates the cores by more than the radii
+ * (Alg. 2) or the cores are closer than the radii. */
+static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean, run *r)
+{
+    const mk_real radius = c->radius;
+    const int polyak = st->variant == MK_GJK_POLYAK;
+    int momentum = st->variant != MK_GJK_VANILLA;
+    mk_vec3 x = x0, d_prev = x0, s_prev = x0;
+    mk_real x2 = INFINITY;
+    int have_x = 0; /* x is a point of D (true after the first projection) */
+
+    r->simplex.count = 0;
+    r->lb = -INFINITY;
+    r->lb_dir = x0;
+    r->lb_a = r->lb_b = v3(0, 0, 0);
+    r->gap = INFINITY;
+    r->used_fallback = 0;
+    r->out = RUN_MAX_ITER;
+
+    int k;
+    for (k = 0; k < st->max_iterations; ++k) {
+        /* Support direction: momentum (28a-b, or eq. 33) or the plain gradient. */
+        mk_vec3 d = x;
+        int d_is_x = 1;
+        if (momentum && have_x) {
+            mk_real delta = (k + 1.0) / (k + 3.0);
+            mk_vec3 y = polyak ? x : v3_lerp(s_prev, x, delta);
+            if (st->normalize_dir) {
+                mk_real ly = v3_len(y), ld = v3_len(d_prev);
+                d = ld > 0 ? v3_scale(d_prev, delta / ld) : v3(0, 0, 0);
+                if (ly > 0)
+                    d = v3_madd(d, (1 - delta) / ly, y);
+            } else {
+                d = v3_madd(v3_scale(d_prev, delta), (1 - delta) * MK_GJK_GRAD_SCALE, y);
+            }
+            if (v3_finite(d) && v3_len2(d) > 0)
+                d_is_x = 0;
+            else
+                d = x;
+        }
+
+        mk_vec3 w, pa, pb;
+        support_min(c, d, &w, &pa, &pb);
+        if (c->bad_support) {
+            r->out = RUN_BAD;
+            break;
+        }
+        note_lower_bound(r, d, w, pa, pb);
+        if (boolean && r->lb > radius) {
+            r->out = RUN_SEPARATED;
+            break;
+        }
+
+        if (have_x) {
+            /* Duality gap / fixed-point condition (eq. 32). */
+            mk_real eps = st->relative_tolerance ? st->tolerance * x2 : st->tolerance;
+            mk_real g = 2 * (x2 - v3_dot(x, w));
+            if (d_is_x)
+                r->gap = g;
+            if (g <= eps) {
+                if (d_is_x) {
+                    r->out = RUN_CONVERGED;
+                    break;
+                }
+                /* Momentum stalled (eq. 31): take the support along x instead and,
+                 * with the fallback on, stay vanilla until termination. */
+                if (st->fallback_to_vanilla) {
+                    momentum = 0;
+                    r->used_fallback = 1;
+                }
+                d = x;
+                d_is_x = 1;
+                support_min(c, d, &w, &pa, &pb);
+                if (c->bad_support) {
+                    r->out = RUN_BAD;
+                    break;
+                }
+                note_lower_bound(r, d, w, pa, pb);
+                if (boolean && r->lb > radius) {
+                    r->out = RUN_SEPARATED;
+                    break;
+                }
+                g = 2 * (x2 - v3_dot(x, w));
+                r->gap = g;
+                if (g <= eps) {
+                    r->out = RUN_CONVERGED;
+                    break;
+                }
+            }
+        }
+
+        /* Augment the active set and project the origin (28d-e). */
+        int n = r->simplex.count;
+        r->simplex.w[n] = w;
+        r->simplex.a[n] = pa;
+        r->simplex.b[n] = pb;
+        r->simplex.count = n + 1;
+        mk_vec3 xn = mk_simplex_project(&r->simplex);
+        mk_real xn2 = v3_len2(xn);
+        int stalled = have_x && !(xn2 < x2);
+        x = xn;
+        x2 = xn2;
+        have_x = 1;
+        if (r->simplex.count == 4 || xn2 == 0 || xn2 <= radius * radius) {
+            r->out = RUN_OVERLAP; /* cores within the radii: the shapes overlap */
+            ++k;
+            break;
+        }
+        if (stalled) {
+            /* No progress in floating point: vanilla is at its precision floor;
+             * momentum is stuck on its direction, so switch it off. */
+            if (!momentum && d_is_x) {
+                r->out = RUN_CONVERGED;
+                ++k;
+                break;
+            }
+            if (st->fallback_to_vanilla) {
+                momentum = 0;
+                r->used_fallback = 1;
+            }
+        }
+        d_prev = d;
+        s_prev = w;
+    }
+    r->iterations = k;
+    r->x = x;
+    if (!have_x) { /* max_iterations hit before the first projection (cannot happen for >= 1) */
+        r->x = v3(0, 0, 0);
+    }
+}
+
+/* ------------------------------------------------------------ distance */
+
+static void zero_result(mk_gjk_result *out, mk_status st)
+{
+    mk_gjk_result z = {0};
+    z.status = st;
+    z.normal = v3(1, 0, 0);
+    *out = z;
+}
+
+mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, mk_gjk_cache *cache,
+                          mk_gjk_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    mk_gjk_settings st = settings ? *settings : mk_gjk_default_settings();
+    mk_status v = validate(pair, &st);
+    if (v != MK_OK) {
+        zero_result(out, v);
+        return v;
+    }
+
+    ctx c;
+    make_ctx(pair, cache, &c);
+    mk_vec3 x0 = initial_guess(&c, &st, cache);
+    run r;
+    gjk_loop(&c, &st, x0, 0, &r);
+    if (r.out == RUN_BAD) {
+        zero_result(out, MK_INVALID_INPUT);
+        return MK_INVALID_INPUT;
+    }
+
+    const mk_real ra = pair->a->radius, rb = pair->b->radius;
+    mk_real core_ub = r.out == RUN_OVERLAP && r.simplex.count == 4 ? 0 : v3_len(r.x);
+    mk_real core_lb = r.lb > 0 ? r.lb : 0;
+    if (core_lb > core_ub)
+        core_lb = core_ub; /* rounding: keep the bracket ordered */
+
+    /* Witnesses on the cores, in A's frame. */
+    mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
+    for (int i = 0; i < r.simplex.count; ++i) {
+        a = v3_madd(a, r.simplex.bary[i], r.simplex.a[i]);
+        b = v3_madd(b, r.simplex.bary[i], r.simplex.b[i]);
+    }
+    mk_vec3 fallback_n = v3_normalize_or(v3_neg(x0), v3(1, 0, 0));
+    mk_vec3 n = core_ub > 0 ? v3_scale(r.x, -1.0 / core_ub) : fallback_n;
+    if (!v3_finite(n))
+        n = fallback_n;
+    a = v3_madd(a, ra, n);
+    b = v3_madd(b, -rb, n);
+
+    const mk_transform *xa = &pair->xf_a;
+    out->core_distance = core_ub;
+    out->distance = core_ub > c.radius ? core_ub - c.radius : 0;
+    out->upper_bound = out->distance;
+    out->lower_bound = core_lb > c.radius ? core_lb - c.radius : 0;
+    out->point_a = xf_apply(xa, a);
+    out->point_b = xf_apply(xa, b);
+    out->normal = m3_mul(&xa->R, n);
+    out->gap = r.out == RUN_OVERLAP ? 0 : r.gap;
+    if (!isfinite(out->gap))
+        out->gap = 0;
+    out->iterations = r.iterations;
+    out->used_fallback = r.used_fallback;
+    out->simplex = r.simplex;
+    if (r.out == RUN_MAX_ITER)
+        out->status = MK_GJK_MAX_ITER;
+    else
+        out->status = core_ub > c.radius ? MK_GJK_SEPARATED : MK_GJK_INTERSECTING;
+
+    if (cache) {
+        cache->dir = core_ub > 0 ? r.x : r.lb_dir;
+        cache->hint_a = c.hint_a;
+        cache->hint_b = c.hint_b;
+        cache->valid = v3_finite(cache->dir) && v3_len2(cache->dir) > 0;
+    }
+    return out->status;
+}
+
+/* ------------------------------------------------------------ Boolean */
+
+mk_status mk_gjk_intersect(const mk_pair *pair, const mk_gjk_settings *settings, mk_gjk_cache *cache,
+                           mk_gjk_intersect_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    mk_gjk_intersect_result z = {0};
+    z.plane_normal = v3(1, 0, 0);
+    *out = z;
+    mk_gjk_settings st = settings ? *settings : mk_gjk_default_settings();
+    mk_status v = validate(pair, &st);
+    if (v != MK_OK) {
+        out->status = v;
+        return v;
+    }
+
+    ctx c;
+    make_ctx(pair, cache, &c);
+    mk_vec3 x0 = initial_guess(&c, &st, cache);
+    run r;
+    gjk_loop(&c, &st, x0, 1, &r);
+    out->iterations = r.iterations;
+    if (r.out == RUN_BAD) {
+        out->status = MK_INVALID_INPUT;
+        return out->status;
+    }
+
+    if (r.lb > c.radius) {
+        /* Separating plane (Alg. 2): D lies in {w : <d, w> >= lb |d|}, so with
+         * n = -d / |d| (from A to B) every core point a has <n, a> <= <n, lb_a>
+         * and every core point b has <n, b> >= <n, lb_b>. */
+        mk_vec3 n = v3_normalize_or(v3_neg(r.lb_dir), v3(1, 0, 0));
+        mk_real top_a = v3_dot(n, r.lb_a) + pair->a->radius;
+        mk_real bot_b = v3_dot(n, r.lb_b) - pair->b->radius;
+        mk_vec3 nw = m3_mul(&pair->xf_a.R, n);
+        out->plane_normal = nw;
+        out->plane_offset = 0.5 * (top_a + bot_b) + v3_dot(nw, pair->xf_a.p);
+        out->margin = bot_b - top_a;
+        out->status = MK_GJK_SEPARATED;
+    } else if (r.out == RUN_MAX_ITER) {
+        out->status = MK_GJK_MAX_ITER;
+    } else {
+        /* Overlap proven, or converged to touching within the tolerance. */
+        out->status = MK_GJK_INTERSECTING;
+    }
+    if (cache) {
+        mk_real x2 = v3_len2(r.x);
+        cache->dir = x2 > 0 ? r.x : r.lb_dir;
+        cache->hint_a = c.hint_a;
+        cache->hint_b = c.hint_b;
+        cache->valid = v3_finite(cache->dir) && v3_len2(cache->dir) > 0;
+    }
+    return out->status;
+}

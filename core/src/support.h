@@ -1,0 +1,77 @@
+/* Core support functions, inlined into the query loops (internal). */
+#ifndef MK_SRC_SUPPORT_H
+#define MK_SRC_SUPPORT_H
+
+#include <minkowski/shape.h>
+#include "vec.h"
+
+/* Point of the disc {x^2 + y^2 <= r^2} farthest along (dx, dy). */
+static inline void disc_support(mk_real r, mk_real dx, mk_real dy, mk_real *x, mk_real *y)
+{
+    mk_real l = sqrt(dx * dx + dy * dy);
+    if (l > 0) {
+        *x = r * dx / l;
+        *y = r * dy / l;
+    } else {
+        *x = 0;
+        *y = 0;
+    }
+}
+
+static inline mk_vec3 shape_support(const mk_shape *s, mk_vec3 d, int *hint)
+{
+    switch (s->type) {
+    case MK_SHAPE_SPHERE:
+        return v3(0, 0, 0);
+    case MK_SHAPE_BOX: {
+        mk_vec3 h = s->u.box.half_extents;
+        return v3(d.x >= 0 ? h.x : -h.x, d.y >= 0 ? h.y : -h.y, d.z >= 0 ? h.z : -h.z);
+    }
+    case MK_SHAPE_CAPSULE:
+        return v3(0, 0, d.z >= 0 ? s->u.capsule.half_height : -s->u.capsule.half_height);
+    case MK_SHAPE_CYLINDER: {
+        mk_vec3 p;
+        disc_support(s->u.cylinder.radius, d.x, d.y, &p.x, &p.y);
+        p.z = d.z >= 0 ? s->u.cylinder.half_height : -s->u.cylinder.half_height;
+        return p;
+    }
+    case MK_SHAPE_CONE: {
+        /* Either the apex or a point of the base rim, whichever is farther. */
+        mk_real h = s->u.cone.half_height, r = s->u.cone.radius;
+        mk_real rim = sqrt(d.x * d.x + d.y * d.y);
+        if (d.z * h >= -d.z * h + r * rim)
+            return v3(0, 0, h);
+        mk_vec3 p;
+        disc_support(r, d.x, d.y, &p.x, &p.y);
+        p.z = -h;
+        return p;
+    }
+    case MK_SHAPE_ELLIPSOID: {
+        /* argmax over {x : sum (x_i / r_i)^2 <= 1} of <d, x> is r_i^2 d_i / ||r .* d||. */
+        mk_vec3 r = s->u.ellipsoid.radii;
+        mk_vec3 rd = v3(r.x * d.x, r.y * d.y, r.z * d.z);
+        mk_real l = v3_len(rd);
+        if (!(l > 0))
+            return v3(r.x, 0, 0);
+        return v3(r.x * rd.x / l, r.y * rd.y / l, r.z * rd.z / l);
+    }
+    case MK_SHAPE_HULL: {
+        const mk_hull *h = s->u.hull.hull;
+        int v;
+        if (h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX)
+            v = mk_hull_support_linear(h, d);
+        else
+            v = mk_hull_support_climb(h, d, hint ? *hint : 0);
+        if (hint)
+            *hint = v;
+        return h->vertices[v];
+    }
+    case MK_SHAPE_USER:
+        return s->u.user.support(s->u.user.data, d);
+    case MK_SHAPE_TYPE_COUNT:
+        break;
+    }
+    return v3(0, 0, 0);
+}
+
+#endif
