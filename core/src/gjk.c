@@ -125,12 +125,15 @@ typedef struct run {
     outcome out;
 } run;
 
-static void note_lower_bound(run *r, mk_vec3 d, mk_vec3 w, mk_vec3 pa, mk_vec3 pb)
+/* Any direction d certifies dist >= <d, w> / |d| for w = s_D(-d); keep the best.
+ * Only positive bounds matter (distances are >= 0), which skips the sqrt for the
+ * directions that do not separate. */
+static inline void note_lower_bound(run *r, mk_vec3 d, mk_vec3 w, mk_vec3 pa, mk_vec3 pb)
 {
-    mk_real dn = v3_len(d);
-    if (!(dn > 0))
+    mk_real dw = v3_dot(d, w);
+    if (!(dw > 0))
         return;
-    mk_real l = v3_dot(d, w) / dn;
+    mk_real l = dw / v3_len(d);
     if (l > r->lb) {
         r->lb = l;
         r->lb_dir = d;
@@ -152,7 +155,7 @@ static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
     int have_x = 0; /* x is a point of D (true after the first projection) */
 
     r->simplex.count = 0;
-    r->lb = -INFINITY;
+    r->lb = 0;
     r->lb_dir = x0;
     r->lb_a = r->lb_b = v3(0, 0, 0);
     r->gap = INFINITY;

@@ -31,21 +31,22 @@ int mk_vec3_is_finite(mk_vec3 v) { return v3_finite(v); }
 
 int mk_is_valid_transform(const mk_transform *xf)
 {
-    if (!xf || !v3_finite(xf->p))
+    if (!xf)
         return 0;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            if (!isfinite(xf->R.m[i][j]))
-                return 0;
-    /* R^T R = I and det R = +1, to a tolerance that accepts float-converted poses. */
-    mk_mat3 g = m3_tmul_m3(&xf->R, &xf->R);
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            if (fabs(g.m[i][j] - (i == j ? 1.0 : 0.0)) > 1e-5)
-                return 0;
-    mk_vec3 c0 = v3(xf->R.m[0][0], xf->R.m[1][0], xf->R.m[2][0]);
-    mk_vec3 c1 = v3(xf->R.m[0][1], xf->R.m[1][1], xf->R.m[2][1]);
-    mk_vec3 c2 = v3(xf->R.m[0][2], xf->R.m[1][2], xf->R.m[2][2]);
+    /* One sum catches every NaN and infinity (and absurd magnitudes). */
+    const mk_real *m = &xf->R.m[0][0];
+    mk_real sum = xf->p.x + xf->p.y + xf->p.z;
+    for (int i = 0; i < 9; ++i)
+        sum += m[i];
+    if (!isfinite(sum))
+        return 0;
+    /* Orthonormal columns and det = +1, to a tolerance that accepts poses that
+     * went through single precision. */
+    mk_vec3 c0 = v3(m[0], m[3], m[6]), c1 = v3(m[1], m[4], m[7]), c2 = v3(m[2], m[5], m[8]);
+    const mk_real tol = 1e-5;
+    if (fabs(v3_len2(c0) - 1) > tol || fabs(v3_len2(c1) - 1) > tol || fabs(v3_len2(c2) - 1) > tol ||
+        fabs(v3_dot(c0, c1)) > tol || fabs(v3_dot(c0, c2)) > tol || fabs(v3_dot(c1, c2)) > tol)
+        return 0;
     return v3_dot(v3_cross(c0, c1), c2) > 0;
 }
 

@@ -145,19 +145,16 @@ mk_vec3 mk_simplex_project(mk_simplex *s)
     case 3: r = s2d(s->w, 0, 1, 2); break;
     default: r = s3d(s->w); break;
     }
-    /* Compact the simplex to the chosen vertices, in the order chosen. */
-    mk_simplex out;
-    out.count = r.n;
+    /* Compact in place: candidate indices are increasing, so idx[m] >= m. */
     for (int m = 0; m < r.n; ++m) {
-        out.w[m] = s->w[r.idx[m]];
-        out.a[m] = s->a[r.idx[m]];
-        out.b[m] = s->b[r.idx[m]];
-        out.bary[m] = r.bary[m];
+        int i = r.idx[m];
+        if (i != m) {
+            s->w[m] = s->w[i];
+            s->a[m] = s->a[i];
+            s->b[m] = s->b[i];
+        }
+        s->bary[m] = r.bary[m];
     }
-    for (int m = r.n; m < 4; ++m) {
-        out.w[m] = out.a[m] = out.b[m] = v3(0, 0, 0);
-        out.bary[m] = 0;
-    }
-    *s = out;
+    s->count = r.n;
     return r.n == 4 ? v3(0, 0, 0) : r.x;
 }

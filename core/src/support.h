@@ -18,7 +18,8 @@ static inline void disc_support(mk_real r, mk_real dx, mk_real dy, mk_real *x, m
     }
 }
 
-static inline mk_vec3 shape_support(const mk_shape *s, mk_vec3 d, int *hint)
+/* Forced inline: it sits in the innermost loop of every query. */
+static inline __attribute__((always_inline)) mk_vec3 shape_support(const mk_shape *s, mk_vec3 d, int *hint)
 {
     switch (s->type) {
     case MK_SHAPE_SPHERE:
