@@ -120,7 +120,7 @@ typedef enum outcome { RUN_CONVERGED, RUN_SEPARATED, RUN_OVERLAP, RUN_MAX_ITER, 
 typedef struct run {
     mk_simplex simplex;
     mk_vec3 x;               /* current iterate in conv(simplex), A's frame */
-    mk_real lb;              /* best certified lower bound on the core distance */
+    mk_real lb_dw, lb_dd;    /* best lower bound on the core distance is lb_dw / sqrt(lb_dd) */
     mk_vec3 lb_dir, lb_a, lb_b; /* direction achieving it and its support points */
     mk_real gap;
     int iterations;
@@ -129,20 +129,30 @@ typedef struct run {
 } run;
 
 /* Any direction d certifies dist >= <d, w> / |d| for w = s_D(-d); keep the best.
- * Only positive bounds matter (distances are >= 0), which skips the sqrt for the
- * directions that do not separate. */
+ * Compared as <d, w>^2 / |d|^2 so the loop needs no sqrt or division; only
+ * positive bounds matter (distances are >= 0). */
 static inline void note_lower_bound(run *r, mk_vec3 d, mk_vec3 w, mk_vec3 pa, mk_vec3 pb)
 {
     mk_real dw = v3_dot(d, w);
     if (!(dw > 0))
         return;
-    mk_real l = dw / v3_len(d);
-    if (l > r->lb) {
-        r->lb = l;
+    mk_real dd = v3_len2(d);
+    if (dw * dw * r->lb_dd > r->lb_dw * r->lb_dw * dd) {
+        r->lb_dw = dw;
+        r->lb_dd = dd;
         r->lb_dir = d;
         r->lb_a = pa;
         r->lb_b = pb;
     }
+}
+
+/* Best lower bound on the core distance so far (0 when none is positive). */
+static inline mk_real lower_bound(const run *r) { return r->lb_dw > 0 ? r->lb_dw / sqrt(r->lb_dd) : 0; }
+
+/* Whether the best lower bound exceeds the radii: the shapes are apart. */
+static inline int separated_beyond(const run *r, mk_real radius)
+{
+    return r->lb_dw > 0 && r->lb_dw * r->lb_dw > radius * radius * r->lb_dd;
 }
 
 /* GJK++ Alg. 6 (vanilla when st->variant == MK_GJK_VANILLA). In Boolean mode it
@@ -158,7 +168,8 @@ static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
     int have_x = 0; /* x is a point of D (true after the first projection) */
 
     r->simplex.count = 0;
-    r->lb = 0;
+    r->lb_dw = 0;
+    r->lb_dd = 1;
     r->lb_dir = x0;
     r->lb_a = r->lb_b = v3(0, 0, 0);
     r->gap = INFINITY;
@@ -194,7 +205,7 @@ static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
             break;
         }
         note_lower_bound(r, d, w, pa, pb);
-        if (boolean && r->lb > radius) {
+        if (boolean && separated_beyond(r, radius)) {
             r->out = RUN_SEPARATED;
             break;
         }
@@ -224,7 +235,7 @@ static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
                     break;
                 }
                 note_lower_bound(r, d, w, pa, pb);
-                if (boolean && r->lb > radius) {
+                if (boolean && separated_beyond(r, radius)) {
                     r->out = RUN_SEPARATED;
                     break;
                 }
@@ -311,7 +322,7 @@ mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, 
 
     const mk_real ra = pair->a->radius, rb = pair->b->radius;
     mk_real core_ub = r.out == RUN_OVERLAP && r.simplex.count == 4 ? 0 : v3_len(r.x);
-    mk_real core_lb = r.lb > 0 ? r.lb : 0;
+    mk_real core_lb = lower_bound(&r);
     if (core_lb > core_ub)
         core_lb = core_ub; /* rounding: keep the bracket ordered */
 
@@ -384,7 +395,7 @@ mk_status mk_gjk_intersect(const mk_pair *pair, const mk_gjk_settings *settings,
         return out->status;
     }
 
-    if (r.lb > c.radius) {
+    if (separated_beyond(&r, c.radius)) {
         /* Separating plane (Alg. 2): D lies in {w : <d, w> >= lb |d|}, so with
          * n = -d / |d| (from A to B) every core point a has <n, a> <= <n, lb_a>
          * and every core point b has <n, b> >= <n, lb_b>. */

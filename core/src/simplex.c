@@ -1,151 +1,174 @@
 /* Robust closest point of a simplex to the origin, in the spirit of the signed
- * volumes method (Montanari, Petrinic, Barbieri 2017): barycentric coordinates
- * from sub-determinants, sub-faces visited only where a coordinate is negative,
- * and the best of the visited faces kept. Written for minkowski. */
+ * volumes method (Montanari, Petrinic, Barbieri, "Improving the GJK algorithm for
+ * faster and more reliable distance queries between convex objects", 2017):
+ * barycentric coordinates from sub-determinants, sub-faces visited only where a
+ * coordinate has the wrong sign, and the closest of the visited faces kept. */
 #include "simplex.h"
 #include "vec.h"
 
 /* Relative size below which a determinant is treated as zero (flat simplex). */
 #define MK_SIMPLEX_FLAT_EPS 1e-13
 
-/* A candidate answer: which of the input vertices, and their weights. */
+/* A candidate answer: which input vertices, their weights, squared distance. */
 typedef struct sub {
     int n;
     int idx[4];
     mk_real bary[4];
-    mk_vec3 x;
     mk_real d2;
 } sub;
 
-static void sub_point(const mk_vec3 *w, sub *r)
+static inline void offer_vertex(const mk_vec3 *w, int i, sub *best)
 {
-    mk_vec3 x = v3(0, 0, 0);
-    for (int i = 0; i < r->n; ++i)
-        x = v3_madd(x, r->bary[i], w[r->idx[i]]);
-    r->x = x;
-    r->d2 = v3_len2(x);
+    mk_real d2 = v3_len2(w[i]);
+    if (d2 < best->d2) {
+        best->n = 1;
+        best->idx[0] = i;
+        best->bary[0] = 1;
+        best->d2 = d2;
+    }
 }
 
-static sub vertex(const mk_vec3 *w, int i)
-{
-    sub r = {1, {i, 0, 0, 0}, {1, 0, 0, 0}, w[i], v3_len2(w[i])};
-    return r;
-}
-
-/* Segment w[i] w[j]. */
-static sub s1d(const mk_vec3 *w, int i, int j)
+/* Segment w[i] w[j] (i < j). */
+static void s1d(const mk_vec3 *w, int i, int j, sub *best)
 {
     mk_vec3 a = w[i], t = v3_sub(w[j], a);
     mk_real tt = v3_len2(t);
     mk_real at = -v3_dot(a, t);
-    if (!(tt > 0) || at <= 0)
-        return vertex(w, i);
-    if (at >= tt)
-        return vertex(w, j);
+    if (!(tt > 0) || at <= 0) {
+        offer_vertex(w, i, best);
+        return;
+    }
+    if (at >= tt) {
+        offer_vertex(w, j, best);
+        return;
+    }
     mk_real lam = at / tt;
-    sub r = {2, {i, j, 0, 0}, {1 - lam, lam, 0, 0}, v3(0, 0, 0), 0};
-    sub_point(w, &r);
-    return r;
+    mk_real d2 = v3_len2(v3_madd(a, lam, t));
+    if (d2 < best->d2) {
+        best->n = 2;
+        best->idx[0] = i;
+        best->idx[1] = j;
+        best->bary[0] = 1 - lam;
+        best->bary[1] = lam;
+        best->d2 = d2;
+    }
 }
 
-static void keep_best(sub *best, sub cand)
-{
-    if (cand.d2 < best->d2)
-        *best = cand;
-}
-
-/* Triangle w[i] w[j] w[k]. */
-static sub s2d(const mk_vec3 *w, int i, int j, int k)
+/* Triangle w[i] w[j] w[k] (i < j < k). */
+static void s2d(const mk_vec3 *w, int i, int j, int k, sub *best)
 {
     mk_vec3 p1 = w[i], p2 = w[j], p3 = w[k];
     mk_vec3 e1 = v3_sub(p2, p1), e2 = v3_sub(p3, p1);
     mk_vec3 n = v3_cross(e1, e2);
     mk_real nn = v3_len2(n);
-    int flat = !(nn > MK_SIMPLEX_FLAT_EPS * MK_SIMPLEX_FLAT_EPS * v3_len2(e1) * v3_len2(e2));
-    if (!flat) {
+    if (nn > MK_SIMPLEX_FLAT_EPS * MK_SIMPLEX_FLAT_EPS * v3_len2(e1) * v3_len2(e2)) {
         /* Project the origin on the plane, then take barycentric coordinates in the
-         * coordinate plane where the triangle's projection is largest. */
-        mk_vec3 p0 = v3_scale(n, v3_dot(p1, n) / nn);
-        mk_real an[3] = {fabs(n.x), fabs(n.y), fabs(n.z)};
-        int ax = an[0] >= an[1] && an[0] >= an[2] ? 0 : (an[1] >= an[2] ? 1 : 2);
-        const mk_real *P[4] = {&p0.x, &p1.x, &p2.x, &p3.x};
-        int u = (ax + 1) % 3, v = (ax + 2) % 3;
-        mk_real q[4][2];
-        for (int m = 0; m < 4; ++m) {
-            q[m][0] = P[m][u];
-            q[m][1] = P[m][v];
+         * coordinate plane where the triangle's shadow is largest. */
+        mk_real pn = v3_dot(p1, n);
+        mk_vec3 p0 = v3_scale(n, pn / nn);
+        mk_real ax = fabs(n.x), ay = fabs(n.y), az = fabs(n.z);
+        mk_real q0u, q0v, q1u, q1v, q2u, q2v, q3u, q3v;
+        if (ax >= ay && ax >= az) {
+            q0u = p0.y; q0v = p0.z; q1u = p1.y; q1v = p1.z; q2u = p2.y; q2v = p2.z; q3u = p3.y; q3v = p3.z;
+        } else if (ay >= az) {
+            q0u = p0.z; q0v = p0.x; q1u = p1.z; q1v = p1.x; q2u = p2.z; q2v = p2.x; q3u = p3.z; q3v = p3.x;
+        } else {
+            q0u = p0.x; q0v = p0.y; q1u = p1.x; q1v = p1.y; q2u = p2.x; q2v = p2.y; q3u = p3.x; q3v = p3.y;
         }
-#define CROSS2(a, b, c) ((q[b][0] - q[a][0]) * (q[c][1] - q[a][1]) - (q[b][1] - q[a][1]) * (q[c][0] - q[a][0]))
-        mk_real c1 = CROSS2(0, 2, 3), c2 = CROSS2(0, 3, 1), c3 = CROSS2(0, 1, 2);
-#undef CROSS2
+        /* Signed areas with vertex m replaced by the projected origin. */
+        mk_real c1 = (q2u - q0u) * (q3v - q0v) - (q2v - q0v) * (q3u - q0u);
+        mk_real c2 = (q3u - q0u) * (q1v - q0v) - (q3v - q0v) * (q1u - q0u);
+        mk_real c3 = (q1u - q0u) * (q2v - q0v) - (q1v - q0v) * (q2u - q0u);
         mk_real total = c1 + c2 + c3;
-        int s1 = (c1 > 0) == (total > 0) || c1 == 0;
-        int s2 = (c2 > 0) == (total > 0) || c2 == 0;
-        int s3 = (c3 > 0) == (total > 0) || c3 == 0;
-        if (total != 0 && s1 && s2 && s3) {
-            sub r = {3, {i, j, k, 0}, {c1 / total, c2 / total, c3 / total, 0}, v3(0, 0, 0), 0};
-            sub_point(w, &r);
-            return r;
+        int pos = total > 0;
+        int ok1 = c1 == 0 || (c1 > 0) == pos;
+        int ok2 = c2 == 0 || (c2 > 0) == pos;
+        int ok3 = c3 == 0 || (c3 > 0) == pos;
+        if (total != 0 && ok1 && ok2 && ok3) {
+            mk_real d2 = pn * pn / nn;
+            if (d2 < best->d2) {
+                mk_real inv = 1.0 / total;
+                best->n = 3;
+                best->idx[0] = i;
+                best->idx[1] = j;
+                best->idx[2] = k;
+                best->bary[0] = c1 * inv;
+                best->bary[1] = c2 * inv;
+                best->bary[2] = c3 * inv;
+                best->d2 = d2;
+            }
+            return;
         }
-        sub best = {0, {0}, {0}, v3(0, 0, 0), INFINITY};
-        if (!s1) keep_best(&best, s1d(w, j, k));
-        if (!s2) keep_best(&best, s1d(w, i, k));
-        if (!s3) keep_best(&best, s1d(w, i, j));
-        if (best.n > 0)
-            return best;
+        if (total != 0) {
+            if (!ok1) s1d(w, j, k, best);
+            if (!ok2) s1d(w, i, k, best);
+            if (!ok3) s1d(w, i, j, best);
+            return;
+        }
     }
-    /* Flat triangle (or no sign decided): best of the three edges. */
-    sub best = s1d(w, i, j);
-    keep_best(&best, s1d(w, j, k));
-    keep_best(&best, s1d(w, i, k));
-    return best;
+    /* Flat triangle: the closest of its three edges. */
+    s1d(w, i, j, best);
+    s1d(w, j, k, best);
+    s1d(w, i, k, best);
 }
 
-/* Tetrahedron w[0..3]. */
-static sub s3d(const mk_vec3 *w)
+/* Tetrahedron w[0..3]. Returns 1 when the origin is inside (then best holds the
+ * four barycentric coordinates). */
+static int s3d(const mk_vec3 *w, sub *best)
 {
-    /* c[m] = signed volume with vertex m replaced by the origin; they sum to the
-     * full signed volume, and c[m] / total are the barycentric coordinates. */
+    /* vol(a,b,c,d) = <b - a, (c - a) x (d - a)> with vertex m replaced by the
+     * origin; the four sum to the full signed volume. */
     mk_vec3 p1 = w[0], p2 = w[1], p3 = w[2], p4 = w[3];
-    mk_real c[4];
-    /* vol(a,b,c,d) = <b - a, (c - a) x (d - a)>, with one vertex replaced by 0. */
-    c[0] = v3_dot(p2, v3_cross(p3, p4));                                  /* vol(0,p2,p3,p4) */
-    c[1] = v3_dot(v3_neg(p1), v3_cross(v3_sub(p3, p1), v3_sub(p4, p1)));  /* vol(p1,0,p3,p4) */
-    c[2] = v3_dot(v3_sub(p2, p1), v3_cross(v3_neg(p1), v3_sub(p4, p1)));  /* vol(p1,p2,0,p4) */
-    c[3] = v3_dot(v3_sub(p2, p1), v3_cross(v3_sub(p3, p1), v3_neg(p1)));  /* vol(p1,p2,p3,0) */
-    mk_real total = c[0] + c[1] + c[2] + c[3];
     mk_vec3 e1 = v3_sub(p2, p1), e2 = v3_sub(p3, p1), e3 = v3_sub(p4, p1);
-    mk_real scale = v3_len(e1) * v3_len(e2) * v3_len(e3);
-    int flat = !(fabs(total) > MK_SIMPLEX_FLAT_EPS * scale);
-    int inside = !flat;
-    int neg[4];
+    mk_real c[4];
+    c[0] = v3_dot(p2, v3_cross(p3, p4));
+    c[1] = -v3_dot(p1, v3_cross(e2, e3));
+    c[2] = -v3_dot(e1, v3_cross(p1, e3));
+    c[3] = -v3_dot(e1, v3_cross(e2, p1));
+    mk_real total = c[0] + c[1] + c[2] + c[3];
+    int flat = !(fabs(total) > MK_SIMPLEX_FLAT_EPS * v3_len(e1) * v3_len(e2) * v3_len(e3));
+    int pos = total > 0;
+    int bad[4], inside = !flat;
     for (int m = 0; m < 4; ++m) {
-        neg[m] = flat || (c[m] != 0 && (c[m] > 0) != (total > 0));
-        if (neg[m])
-            inside = 0;
+        bad[m] = flat || (c[m] != 0 && (c[m] > 0) != pos);
+        inside = inside && !bad[m];
     }
     if (inside) {
-        sub r = {4, {0, 1, 2, 3}, {c[0] / total, c[1] / total, c[2] / total, c[3] / total}, v3(0, 0, 0), 0};
-        return r; /* the origin itself */
+        mk_real inv = 1.0 / total;
+        best->n = 4;
+        for (int m = 0; m < 4; ++m) {
+            best->idx[m] = m;
+            best->bary[m] = c[m] * inv;
+        }
+        best->d2 = 0;
+        return 1;
     }
-    static const int face[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
-    sub best = {0, {0}, {0}, v3(0, 0, 0), INFINITY};
-    for (int m = 0; m < 4; ++m)
-        if (neg[m])
-            keep_best(&best, s2d(w, face[m][0], face[m][1], face[m][2]));
-    return best;
+    if (bad[0]) s2d(w, 1, 2, 3, best);
+    if (bad[1]) s2d(w, 0, 2, 3, best);
+    if (bad[2]) s2d(w, 0, 1, 3, best);
+    if (bad[3]) s2d(w, 0, 1, 2, best);
+    return 0;
 }
 
 mk_vec3 mk_simplex_project(mk_simplex *s)
 {
     sub r;
+    r.n = 0;
+    r.d2 = INFINITY;
+    int inside = 0;
     switch (s->count) {
-    case 1: r = vertex(s->w, 0); break;
-    case 2: r = s1d(s->w, 0, 1); break;
-    case 3: r = s2d(s->w, 0, 1, 2); break;
-    default: r = s3d(s->w); break;
+    case 1: offer_vertex(s->w, 0, &r); break;
+    case 2: s1d(s->w, 0, 1, &r); break;
+    case 3: s2d(s->w, 0, 1, 2, &r); break;
+    default: inside = s3d(s->w, &r); break;
+    }
+    if (r.n == 0) { /* only with non-finite input: keep the first vertex */
+        r.n = 1;
+        r.idx[0] = 0;
+        r.bary[0] = 1;
     }
     /* Compact in place: candidate indices are increasing, so idx[m] >= m. */
+    mk_vec3 x = v3(0, 0, 0);
     for (int m = 0; m < r.n; ++m) {
         int i = r.idx[m];
         if (i != m) {
@@ -154,7 +177,8 @@ mk_vec3 mk_simplex_project(mk_simplex *s)
             s->b[m] = s->b[i];
         }
         s->bary[m] = r.bary[m];
+        x = v3_madd(x, r.bary[m], s->w[m]);
     }
     s->count = r.n;
-    return r.n == 4 ? v3(0, 0, 0) : r.x;
+    return inside ? v3(0, 0, 0) : x;
 }

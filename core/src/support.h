@@ -26,7 +26,8 @@ static inline __attribute__((always_inline)) mk_vec3 shape_support(const mk_shap
         return v3(0, 0, 0);
     case MK_SHAPE_BOX: {
         mk_vec3 h = s->u.box.half_extents;
-        return v3(d.x >= 0 ? h.x : -h.x, d.y >= 0 ? h.y : -h.y, d.z >= 0 ? h.z : -h.z);
+        /* copysign: branch-free, the signs of random directions defeat prediction */
+        return v3(copysign(h.x, d.x), copysign(h.y, d.y), copysign(h.z, d.z));
     }
     case MK_SHAPE_CAPSULE:
         return v3(0, 0, d.z >= 0 ? s->u.capsule.half_height : -s->u.capsule.half_height);
