@@ -6,4 +6,5 @@
 #include <minkowski/math.h>
 #include <minkowski/shape.h>
 #include <minkowski/gjk.h>
+#include <minkowski/manifold.h>
 #endif

@@ -1,0 +1,1276 @@
+/* Contact manifolds: up to four points sharing one normal, from the normal and
+ * signed distance of a distance or penetration query.
+ *
+ * Face contacts clip the incident feature against the side planes of the
+ * reference face, one plane at a time (Sutherland and Hodgman, "Reentrant
+ * polygon clipping", CACM 17(1), 1974); segments are clipped parametrically
+ * (Liang and Barsky, "A new concept and method for line clipping", ACM TOG
+ * 3(1), 1984). Curved pairs use line and point features. More than four points
+ * are reduced by keeping the deepest, the farthest from it, and the two that
+ * maximise the signed area on either side of that diagonal.
+ *
+ * Everything runs in A's local frame ("the frame"): B's pose is taken relative
+ * to A once, and results go back to world coordinates at the end. */
+#include <stddef.h>
+#include <minkowski/manifold.h>
+#include "support.h"
+
+/* ---------------------------------------------------------------- tolerances */
+
+/* A face is a reference face when its normal is within this angle (radians) of
+ * the contact normal: EPA normals of face contacts are far closer than this,
+ * edge-edge normals usually far away. */
+#define MK_MF_FACE_ANGLE 0.05
+/* An incident circular cap is used as a face (a ring of rim points) within
+ * this angle of the reference normal; beyond it, its side line. */
+#define MK_MF_CAP_ANGLE 0.1
+/* Without a reference face, an edge or segment is a line feature when it is
+ * within this angle of perpendicular to the normal, and two lines are parallel
+ * within this angle of each other. */
+#define MK_MF_LINE_ANGLE 0.05
+#define MK_MF_PARALLEL_ANGLE 0.05
+/* Face alignments (cosines) of one shape closer than MK_MF_FACE_TIE are ties:
+ * the lower face index wins. B's face is the reference only when it is better
+ * aligned than A's by more than MK_MF_REF_BIAS (about 0.0045 rad when B's face
+ * is exact): hysteresis, so the reference and the ids do not flicker. */
+#define MK_MF_FACE_TIE 1e-4
+#define MK_MF_REF_BIAS 1e-5
+/* Reduction ties: depths within MK_MF_TIE * scale, squared distances and areas
+ * within MK_MF_TIE * scale^2 (scale = size of the smaller shape) are equal, and
+ * the candidate with the smaller feature id wins. */
+#define MK_MF_TIE 1e-4
+/* The extra deepest rim point of a tilted ring is skipped when it falls within
+ * this fraction of the sample spacing from a sample. */
+#define MK_MF_RING_SNAP 1e-3
+/* Tilt of the normal used to tell a stable support point from a sensitive one. */
+#define MK_MF_TILT 1e-4
+/* Rounding allowance on the speculative distance, relative to the larger shape,
+ * so exactly touching points are kept. */
+#define MK_MF_SLACK 1e-9
+/* A face contact is kept only if its deepest point agrees with the caller's
+ * signed distance (to MK_MF_DEPTH_CHECK x the smaller shape's size), or, when
+ * the caller's normal is the face normal (to MK_MF_NORMAL_CHECK rad), reaches
+ * the incident shape's deepest point along it (to MK_MF_FACE_CHECK x size); and
+ * a point feature must lie over the face. Otherwise the contact is at the
+ * face's border or edge against edge (the normal is near, not at, the face
+ * normal) and the line / point path handles it. */
+#define MK_MF_DEPTH_CHECK 1e-5
+#define MK_MF_NORMAL_CHECK 1e-5
+#define MK_MF_FACE_CHECK 1e-6
+#define MK_MF_RING MK_MANIFOLD_RING_SAMPLES
+#define MK_MF_TWO_PI 6.283185307179586476925286766559
+
+/* Polygon capacity: a hull face, or a ring plus its extra deepest point. */
+#define MK_MF_MAX_POLY (MK_MANIFOLD_MAX_FACE_VERTICES + 1)
+/* Candidates: clipping an n-gon by m planes never holds more than n + m
+ * vertices; an n-gon on a disc gives at most 2n points plus the rim samples. */
+#define MK_MF_CLIP_CAP (2 * MK_MF_MAX_POLY + MK_MF_RING + 1)
+
+/* Low byte of the id for contacts that are not face clips. */
+#define MK_MF_ID_REF_VERTEX 0xFE
+#define MK_MF_ID_INC_VERTEX 0xFF
+#define MK_MF_ID_LINE_LINE 0xFD
+#define MK_MF_ID_ANCHOR_A 0xFC
+#define MK_MF_ID_ANCHOR_B 0xFB
+#define MK_MF_ID_MIDPOINT 0xFA
+#define MK_MF_ID_SAFETY 0xF9
+#define MK_MF_ID_CIRCLE 0xE0 /* 0xE0, 0xE1: an incident edge crossing a reference circle */
+/* Tag of a point inside a clipped segment (bits 15-8). */
+#define MK_MF_TAG_SEGMENT 0x40
+
+/* Feature codes of curved shapes (ids). */
+enum { FEAT_CAP_TOP = 0, FEAT_CAP_BOTTOM = 1, FEAT_SIDE = 2, FEAT_RIM = 3 };
+
+mk_manifold_settings mk_manifold_default_settings(void)
+{
+    mk_manifold_settings s;
+    s.speculative_distance = 0;
+    return s;
+}
+
+/* ---------------------------------------------------------------- pair in A's frame */
+
+typedef struct posed {
+    const mk_shape *s;
+    mk_mat3 R; /* shape local -> frame */
+    mk_vec3 p;
+} posed;
+
+typedef struct mf_ctx {
+    posed a, b;
+    mk_vec3 n;           /* unit input normal in the frame, A to B */
+    mk_real core_distance; /* caller's signed distance between the cores */
+    mk_real scale;       /* size of the smaller shape (tolerances) */
+} mf_ctx;
+
+static inline mk_vec3 to_frame(const posed *x, mk_vec3 local) { return v3_add(m3_mul(&x->R, local), x->p); }
+static inline mk_vec3 dir_to_local(const posed *x, mk_vec3 d) { return m3_tmul(&x->R, d); }
+static inline mk_vec3 dir_to_frame(const posed *x, mk_vec3 d) { return m3_mul(&x->R, d); }
+/* Core support point along d (frame direction), in the frame. */
+static inline mk_vec3 support_frame(const posed *x, mk_vec3 d)
+{
+    return to_frame(x, shape_support(x->s, dir_to_local(x, d), NULL));
+}
+
+static inline uint32_t make_id(int flip, int ref, int inc, int a, int b)
+{
+    return ((uint32_t)(flip ? 1u : 0u) << 31) | ((uint32_t)ref & 0x7Fu) << 24 | ((uint32_t)inc & 0xFFu) << 16 |
+           ((uint32_t)a & 0xFFu) << 8 | ((uint32_t)b & 0xFFu);
+}
+
+/* Largest half-size of the shape's local bounding box (core + radius). */
+static mk_real shape_extent(const mk_shape *s)
+{
+    mk_vec3 lo, hi;
+    mk_shape_local_aabb(s, &lo, &hi);
+    return 0.5 * v3_max_abs(v3_sub(hi, lo));
+}
+
+/* ---------------------------------------------------------------- candidates */
+
+/* A contact point before reduction, on the cores, in the frame. */
+typedef struct cand {
+    mk_vec3 pa, pb;
+    mk_real sep; /* <pb - pa, manifold normal> */
+    uint32_t id;
+} cand;
+
+typedef struct cand_list {
+    int count;
+    cand c[MK_MF_CLIP_CAP];
+} cand_list;
+
+static void push(cand_list *l, mk_vec3 pa, mk_vec3 pb, mk_real sep, uint32_t id)
+{
+    if (l->count >= MK_MF_CLIP_CAP)
+        return;
+    cand *c = &l->c[l->count++];
+    c->pa = pa;
+    c->pb = pb;
+    c->sep = sep;
+    c->id = id;
+}
+
+/* ---------------------------------------------------------------- faces */
+
+typedef struct face_pick {
+    int face;      /* shape's face index, -1 if none */
+    mk_real align; /* <outward face normal, direction> */
+} face_pick;
+
+static int hull_has_faces(const mk_hull *h)
+{
+    return h->num_faces > 0 && h->face_start && h->face_vertices && h->face_normals;
+}
+
+static int face_contains(const mk_hull *h, int f, int v)
+{
+    for (int k = h->face_start[f]; k < h->face_start[f + 1]; ++k)
+        if (h->face_vertices[k] == v)
+            return 1;
+    return 0;
+}
+
+/* Face of a hull best aligned with d (local), among the faces through the
+ * support vertex along d (the most aligned face overall need not touch the
+ * support plane). Near-ties go to the lower index. */
+static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
+{
+    face_pick r = {-1, -2};
+    if (!hull_has_faces(h))
+        return r;
+    int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
+                                                       : mk_hull_support_climb(h, d, 0);
+    mk_real best = -2;
+    for (int f = 0; f < h->num_faces; ++f) {
+        int size = h->face_start[f + 1] - h->face_start[f];
+        if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES || !face_contains(h, f, v))
+            continue;
+        mk_real a = v3_dot(h->face_normals[f], d);
+        if (a > best)
+            best = a;
+    }
+    for (int f = 0; f < h->num_faces && best > -2; ++f) {
+        int size = h->face_start[f + 1] - h->face_start[f];
+        if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES || !face_contains(h, f, v))
+            continue;
+        mk_real a = v3_dot(h->face_normals[f], d);
+        if (a >= best - MK_MF_FACE_TIE) {
+            r.face = f;
+            r.align = a;
+            break;
+        }
+    }
+    return r;
+}
+
+static inline mk_real v3_comp(mk_vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+
+/* Box face index: 2 * axis + (1 if the face looks along -axis). */
+static face_pick box_best_face(mk_vec3 d)
+{
+    mk_real m = v3_max_abs(d);
+    face_pick r = {-1, -2};
+    for (int i = 0; i < 3; ++i) {
+        mk_real c = v3_comp(d, i);
+        if (fabs(c) >= m - MK_MF_FACE_TIE) {
+            r.face = 2 * i + (c < 0);
+            r.align = fabs(c);
+            break;
+        }
+    }
+    return r;
+}
+
+/* Flat face of x best aligned with the frame direction dir (unit). Curved
+ * shapes offer their circular caps. */
+static face_pick best_face(const posed *x, mk_vec3 dir)
+{
+    mk_vec3 d = dir_to_local(x, dir);
+    face_pick none = {-1, -2};
+    switch (x->s->type) {
+    case MK_SHAPE_BOX:
+        return box_best_face(d);
+    case MK_SHAPE_HULL:
+        return hull_best_face(x->s->u.hull.hull, d);
+    case MK_SHAPE_CYLINDER: {
+        face_pick r = {d.z >= 0 ? FEAT_CAP_TOP : FEAT_CAP_BOTTOM, fabs(d.z)};
+        return r;
+    }
+    case MK_SHAPE_CONE: {
+        face_pick r = {FEAT_CAP_BOTTOM, -d.z};
+        return d.z < 0 ? r : none;
+    }
+    default:
+        return none;
+    }
+}
+
+/* ---------------------------------------------------------------- polygons */
+
+/* A face in the frame, counter-clockwise seen from outside. Vertex tags are
+ * small stable numbers used in feature ids (box vertex bits, hull local index,
+ * ring sample index). */
+typedef struct polygon {
+    int count;
+    int face;      /* face index / feature code */
+    mk_vec3 normal; /* outward unit normal, frame */
+    mk_vec3 v[MK_MF_MAX_POLY];
+    uint8_t tag[MK_MF_MAX_POLY];
+} polygon;
+
+static void box_polygon(const posed *x, int face, polygon *pg)
+{
+    const mk_vec3 h = x->s->u.box.half_extents;
+    const int i = face / 2, j = (i + 1) % 3, k = (i + 2) % 3;
+    const mk_real s = face % 2 ? -1 : 1;
+    /* (j, k) signs, counter-clockwise seen from outside (e_j x e_k = e_i). */
+    static const int pos[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    static const int neg[4][2] = {{-1, -1}, {-1, 1}, {1, 1}, {1, -1}};
+    const mk_real hh[3] = {h.x, h.y, h.z};
+    for (int q = 0; q < 4; ++q) {
+        mk_real c[3];
+        int sj = s > 0 ? pos[q][0] : neg[q][0], sk = s > 0 ? pos[q][1] : neg[q][1];
+        c[i] = s * hh[i];
+        c[j] = sj * hh[j];
+        c[k] = sk * hh[k];
+        pg->v[q] = to_frame(x, v3(c[0], c[1], c[2]));
+        pg->tag[q] = (uint8_t)((c[0] > 0) | (c[1] > 0) << 1 | (c[2] > 0) << 2);
+    }
+    mk_real nl[3] = {0, 0, 0};
+    nl[i] = s;
+    pg->normal = dir_to_frame(x, v3(nl[0], nl[1], nl[2]));
+    pg->count = 4;
+    pg->face = face;
+}
+
+static int hull_polygon(const posed *x, int face, polygon *pg)
+{
+    const mk_hull *h = x->s->u.hull.hull;
+    int start = h->face_start[face], size = h->face_start[face + 1] - start;
+    if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES)
+        return 0;
+    for (int q = 0; q < size; ++q) {
+        pg->v[q] = to_frame(x, h->vertices[h->face_vertices[start + q]]);
+        pg->tag[q] = (uint8_t)q;
+    }
+    pg->normal = dir_to_frame(x, h->face_normals[face]);
+    pg->count = size;
+    pg->face = face;
+    return 1;
+}
+
+/* Circle of radius r in the plane z = zc with outward normal (0, 0, s): a
+ * regular polygon with MK_MF_RING vertices on the rim (tags = sample index).
+ * When deep (local direction) tilts away from the axis, the rim point farthest
+ * along it is inserted too (tag MK_MF_RING), so a tilted cap keeps its exact
+ * deepest point. */
+static void ring_polygon(const posed *x, mk_real r, mk_real zc, mk_real s, int face, const mk_vec3 *deep,
+                         polygon *pg)
+{
+    const mk_real step = MK_MF_TWO_PI / MK_MF_RING;
+    mk_real ang[MK_MF_RING + 1];
+    uint8_t tag[MK_MF_RING + 1];
+    int extra_after = -1;
+    mk_real extra = 0;
+    if (deep) {
+        mk_real dxy = sqrt(deep->x * deep->x + deep->y * deep->y);
+        if (dxy > 1e-9 * v3_len(*deep)) {
+            extra = atan2(deep->y, deep->x);
+            if (extra < 0)
+                extra += MK_MF_TWO_PI;
+            mk_real f = extra / step;
+            int k0 = (int)floor(f);
+            if (k0 < 0)
+                k0 = 0;
+            if (k0 > MK_MF_RING - 1)
+                k0 = MK_MF_RING - 1;
+            mk_real frac = f - k0;
+            if (frac > MK_MF_RING_SNAP && frac < 1 - MK_MF_RING_SNAP)
+                extra_after = k0;
+        }
+    }
+    int m = 0;
+    for (int k = 0; k < MK_MF_RING; ++k) {
+        ang[m] = k * step;
+        tag[m++] = (uint8_t)k;
+        if (k == extra_after) {
+            ang[m] = extra;
+            tag[m++] = (uint8_t)MK_MF_RING;
+        }
+    }
+    /* Increasing angle is counter-clockwise seen from +z; a cap facing -z runs
+     * the other way, still starting at sample 0. */
+    for (int q = 0; q < m; ++q) {
+        int src = s > 0 ? q : (m - q) % m;
+        pg->v[q] = to_frame(x, v3(r * cos(ang[src]), r * sin(ang[src]), zc));
+        pg->tag[q] = tag[src];
+    }
+    pg->normal = dir_to_frame(x, v3(0, 0, s));
+    pg->count = m;
+    pg->face = face;
+}
+
+/* Polygon of face `face` of x. deep: for a ring, the local direction toward
+ * the reference face, whose deepest rim point is added (NULL: none). */
+static int build_polygon(const posed *x, int face, const mk_vec3 *deep, polygon *pg)
+{
+    const mk_shape *s = x->s;
+    switch (s->type) {
+    case MK_SHAPE_BOX:
+        box_polygon(x, face, pg);
+        return 1;
+    case MK_SHAPE_HULL:
+        return hull_polygon(x, face, pg);
+    case MK_SHAPE_CYLINDER: {
+        mk_real h = s->u.cylinder.half_height;
+        mk_real sg = face == FEAT_CAP_TOP ? 1 : -1;
+        ring_polygon(x, s->u.cylinder.radius, sg * h, sg, face, deep, pg);
+        return 1;
+    }
+    case MK_SHAPE_CONE:
+        ring_polygon(x, s->u.cone.radius, -s->u.cone.half_height, -1, FEAT_CAP_BOTTOM, deep, pg);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Outward side plane of edge q of a polygon: <sn, p> <= off inside. */
+static void side_plane(const polygon *pg, int q, mk_vec3 *sn, mk_real *off)
+{
+    mk_vec3 a = pg->v[q], b = pg->v[(q + 1) % pg->count];
+    *sn = v3_normalize_or(v3_cross(v3_sub(b, a), pg->normal), v3(0, 0, 0));
+    *off = v3_dot(*sn, a);
+}
+
+/* ---------------------------------------------------------------- line and point features */
+
+typedef struct line_feature {
+    int count;         /* 1: a point, 2: a segment */
+    int flat;          /* the point stands for a face (the support is not unique) */
+    mk_vec3 v[2];      /* frame */
+    uint8_t tag[2];
+    int code;          /* feature code (ids) */
+} line_feature;
+
+static void set_point(const posed *x, mk_vec3 local, int code, int tag, line_feature *lf)
+{
+    lf->count = 1;
+    lf->flat = 0;
+    lf->v[0] = to_frame(x, local);
+    lf->tag[0] = (uint8_t)tag;
+    lf->code = code;
+}
+
+static void set_segment(const posed *x, mk_vec3 l0, mk_vec3 l1, int code, int t0, int t1, line_feature *lf)
+{
+    lf->count = 2;
+    lf->flat = 0;
+    lf->v[0] = to_frame(x, l0);
+    lf->v[1] = to_frame(x, l1);
+    lf->tag[0] = (uint8_t)t0;
+    lf->tag[1] = (uint8_t)t1;
+    lf->code = code;
+}
+
+/* Side line of a cylinder at the azimuth of d (local). */
+static void cylinder_side(const posed *x, mk_vec3 d, line_feature *lf)
+{
+    mk_real r = x->s->u.cylinder.radius, h = x->s->u.cylinder.half_height, cx, cy;
+    disc_support(r, d.x, d.y, &cx, &cy);
+    set_segment(x, v3(cx, cy, -h), v3(cx, cy, h), FEAT_SIDE, 0, 1, lf);
+}
+
+/* Generator of a cone (apex to the base rim) at the azimuth of d (local). */
+static void cone_side(const posed *x, mk_vec3 d, line_feature *lf)
+{
+    mk_real r = x->s->u.cone.radius, h = x->s->u.cone.half_height, cx, cy;
+    disc_support(r, d.x, d.y, &cx, &cy);
+    set_segment(x, v3(0, 0, h), v3(cx, cy, -h), FEAT_SIDE, 0, 1, lf);
+}
+
+static void capsule_segment(const posed *x, line_feature *lf)
+{
+    mk_real h = x->s->u.capsule.half_height;
+    set_segment(x, v3(0, 0, -h), v3(0, 0, h), FEAT_SIDE, 0, 1, lf);
+}
+
+/* Box feature along d (local) when no face is aligned: the edge nearly
+ * perpendicular to d, else the support corner. */
+static void box_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
+{
+    const mk_vec3 h = x->s->u.box.half_extents;
+    const mk_real hh[3] = {h.x, h.y, h.z}, dd[3] = {d.x, d.y, d.z};
+    mk_real c[3];
+    int bits = 0;
+    for (int i = 0; i < 3; ++i) {
+        c[i] = copysign(hh[i], dd[i]);
+        bits |= (c[i] > 0) << i;
+    }
+    int i = 0;
+    for (int q = 1; q < 3; ++q)
+        if (fabs(dd[q]) < fabs(dd[i]))
+            i = q;
+    if (fabs(dd[i]) <= sin(MK_MF_LINE_ANGLE) * v3_len(d)) {
+        mk_real lo[3] = {c[0], c[1], c[2]}, hi[3] = {c[0], c[1], c[2]};
+        lo[i] = -hh[i];
+        hi[i] = hh[i];
+        int b0 = bits & ~(1 << i), b1 = bits | (1 << i);
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        int code = 8 + 4 * i + ((bits >> j) & 1) + 2 * ((bits >> k) & 1);
+        set_segment(x, v3(lo[0], lo[1], lo[2]), v3(hi[0], hi[1], hi[2]), code, b0, b1, lf);
+    } else {
+        set_point(x, v3(c[0], c[1], c[2]), 24 + bits, bits, lf);
+    }
+}
+
+/* Hull feature along d (local) when no face is aligned: the edge from the
+ * support vertex most nearly perpendicular to d, else the vertex. */
+static void hull_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
+{
+    const mk_hull *h = x->s->u.hull.hull;
+    int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
+                                                       : mk_hull_support_climb(h, d, 0);
+    mk_real dl = v3_len(d), best = 2;
+    int w = -1;
+    for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
+        mk_vec3 e = v3_sub(h->vertices[h->adj[k]], h->vertices[v]);
+        mk_real le = v3_len(e);
+        if (!(le > 0))
+            continue;
+        mk_real c = fabs(v3_dot(e, d)) / (le * dl);
+        if (c < best) {
+            best = c;
+            w = h->adj[k];
+        }
+    }
+    if (w >= 0 && best <= sin(MK_MF_LINE_ANGLE)) {
+        int lo = v < w ? v : w, hi = v < w ? w : v;
+        set_segment(x, h->vertices[lo], h->vertices[hi], lo, lo & 0x7F, hi & 0x7F, lf);
+    } else {
+        set_point(x, h->vertices[v], v, v & 0x7F, lf);
+    }
+}
+
+/* Feature of x along the frame direction dir when the face path did not apply:
+ * a line (edge, segment, side line) nearly perpendicular to dir, else the
+ * support point, marked flat when it stands for a face normal to dir. */
+static void line_or_point(const posed *x, mk_vec3 dir, line_feature *lf)
+{
+    const mk_shape *s = x->s;
+    mk_vec3 d = dir_to_local(x, dir);
+    const mk_real sl = sin(MK_MF_LINE_ANGLE);
+    /* Exactly facing dir, the support is a whole face (a box corner or a
+     * cap's centre stands for it); tilted further, it is a unique point. */
+    face_pick f = best_face(x, dir);
+    if (f.face >= 0 && f.align >= cos(MK_MF_NORMAL_CHECK)) {
+        set_point(x, shape_support(s, d, NULL), f.face, 0xFF, lf);
+        lf->flat = 1;
+        return;
+    }
+    switch (s->type) {
+    case MK_SHAPE_BOX:
+        box_line_or_point(x, d, lf);
+        return;
+    case MK_SHAPE_HULL:
+        hull_line_or_point(x, d, lf);
+        return;
+    case MK_SHAPE_CAPSULE:
+        if (fabs(d.z) <= sl) {
+            capsule_segment(x, lf);
+            return;
+        }
+        set_point(x, shape_support(s, d, NULL), d.z >= 0 ? FEAT_CAP_TOP : FEAT_CAP_BOTTOM, 0, lf);
+        return;
+    case MK_SHAPE_CYLINDER:
+        if (fabs(d.z) <= sl) {
+            cylinder_side(x, d, lf);
+            return;
+        }
+        set_point(x, shape_support(s, d, NULL), FEAT_RIM, 0, lf);
+        return;
+    case MK_SHAPE_CONE: {
+        /* Outward normal of the lateral surface at the azimuth of d. */
+        mk_real r = s->u.cone.radius, h2 = 2 * s->u.cone.half_height;
+        mk_real dxy = sqrt(d.x * d.x + d.y * d.y);
+        mk_real c = (h2 * dxy + r * d.z) / sqrt(h2 * h2 + r * r);
+        if (dxy > 0 && c >= cos(MK_MF_LINE_ANGLE)) {
+            cone_side(x, d, lf);
+            return;
+        }
+        set_point(x, shape_support(s, d, NULL), FEAT_RIM, 0, lf);
+        return;
+    }
+    default:
+        set_point(x, shape_support(s, d, NULL), 0, 0, lf);
+        return;
+    }
+}
+
+/* ---------------------------------------------------------------- face contacts */
+
+typedef enum feat_kind { KIND_POINT, KIND_LINE, KIND_POLY } feat_kind;
+
+/* Feature of x facing a reference face of outward normal ref_n (frame): its
+ * face most opposed to ref_n, a capsule segment, a cylinder / cone side line or
+ * a point. Chosen generously: points beyond the speculative distance are
+ * dropped later, and every point kept is an exact point of x. */
+static feat_kind incident_feature(const posed *x, mk_vec3 ref_n, polygon *pg, line_feature *lf)
+{
+    const mk_shape *s = x->s;
+    mk_vec3 toward = v3_neg(ref_n);
+    mk_vec3 d = dir_to_local(x, toward);
+    const mk_real cap = cos(MK_MF_CAP_ANGLE);
+    switch (s->type) {
+    case MK_SHAPE_BOX:
+    case MK_SHAPE_HULL: {
+        face_pick f = best_face(x, toward);
+        if (f.face >= 0 && build_polygon(x, f.face, NULL, pg))
+            return KIND_POLY;
+        break;
+    }
+    case MK_SHAPE_CYLINDER:
+        if (fabs(d.z) >= cap) {
+            build_polygon(x, d.z >= 0 ? FEAT_CAP_TOP : FEAT_CAP_BOTTOM, &d, pg);
+            return KIND_POLY;
+        }
+        cylinder_side(x, d, lf);
+        return KIND_LINE;
+    case MK_SHAPE_CONE:
+        if (-d.z >= cap) {
+            build_polygon(x, FEAT_CAP_BOTTOM, &d, pg);
+            return KIND_POLY;
+        }
+        cone_side(x, d, lf);
+        return KIND_LINE;
+    case MK_SHAPE_CAPSULE:
+        capsule_segment(x, lf);
+        return KIND_LINE;
+    default:
+        break;
+    }
+    set_point(x, shape_support(s, d, NULL), 0, 0, lf);
+    return KIND_POINT;
+}
+
+/* One vertex of a polygon being clipped. */
+typedef struct clip_vertex {
+    mk_vec3 p;
+    uint8_t a, b; /* feature tag of the point (id bits 15-0) */
+    uint8_t edge; /* edge to the next vertex: incident vertex tag, or 0x80 | clip plane index */
+} clip_vertex;
+
+/* Tag of the point where an edge lying on clip plane i meets clip plane j:
+ * for adjacent planes, the reference vertex they share. */
+static void plane_corner_tag(const polygon *ref, int i, int j, uint8_t *a, uint8_t *b)
+{
+    int m = ref->count;
+    if (j == (i + 1) % m) {
+        *a = (uint8_t)(0x80 | ref->tag[j]);
+        *b = MK_MF_ID_REF_VERTEX;
+    } else if (i == (j + 1) % m) {
+        *a = (uint8_t)(0x80 | ref->tag[i]);
+        *b = MK_MF_ID_REF_VERTEX;
+    } else {
+        *a = (uint8_t)(0x80 | ref->tag[i]);
+        *b = (uint8_t)(ref->tag[j] & 0x7F);
+    }
+}
+
+/* Keep the part of in[0..n) with <sn, p> <= off (one Sutherland-Hodgman pass
+ * against side plane j of the reference). Returns the new count (<= n + 1). */
+static int clip_pass(const clip_vertex *in, int n, mk_vec3 sn, mk_real off, int j, const polygon *ref,
+                     clip_vertex *out)
+{
+    int m = 0;
+    for (int q = 0; q < n; ++q) {
+        const clip_vertex *va = &in[q], *vb = &in[(q + 1) % n];
+        mk_real da = v3_dot(sn, va->p) - off, db = v3_dot(sn, vb->p) - off;
+        if (da <= 0) {
+            out[m] = *va;
+            if (da == 0 && db > 0)
+                out[m].edge = (uint8_t)(0x80 | j); /* leaves along plane j */
+            ++m;
+        }
+        if ((da < 0 && db > 0) || (da > 0 && db < 0)) {
+            clip_vertex *c = &out[m++];
+            c->p = v3_lerp(va->p, vb->p, da / (da - db));
+            if (va->edge & 0x80) {
+                plane_corner_tag(ref, va->edge & 0x7F, j, &c->a, &c->b);
+            } else {
+                c->a = va->edge;
+                c->b = (uint8_t)(ref->tag[j] & 0x7F);
+            }
+            /* Leaving: the boundary now runs along plane j; entering: along the
+             * edge it came in on. */
+            c->edge = da < 0 ? (uint8_t)(0x80 | j) : va->edge;
+        }
+    }
+    return m;
+}
+
+/* Reference point on the reference plane for an incident point p; pushes the
+ * pair (A first) with its separation along the reference normal. */
+static void push_face_point(cand_list *l, mk_vec3 ref_n, mk_real ref_off, int flip, mk_vec3 p, uint32_t id)
+{
+    mk_real sep = v3_dot(ref_n, p) - ref_off;
+    mk_vec3 q = v3_madd(p, -sep, ref_n);
+    if (flip)
+        push(l, p, q, sep, id);
+    else
+        push(l, q, p, sep, id);
+}
+
+static void clip_polygon_on_face(const polygon *ref, const polygon *inc, int flip, cand_list *l)
+{
+    clip_vertex buf[2][MK_MF_CLIP_CAP];
+    int n = inc->count, cur = 0;
+    for (int q = 0; q < n; ++q) {
+        buf[0][q].p = inc->v[q];
+        buf[0][q].a = inc->tag[q];
+        buf[0][q].b = MK_MF_ID_INC_VERTEX;
+        buf[0][q].edge = inc->tag[q];
+    }
+    for (int j = 0; j < ref->count && n > 0; ++j) {
+        mk_vec3 sn;
+        mk_real off;
+        side_plane(ref, j, &sn, &off);
+        if (n + 1 > MK_MF_CLIP_CAP)
+            return; /* cannot happen: n <= inc->count + j */
+        n = clip_pass(buf[cur], n, sn, off, j, ref, buf[1 - cur]);
+        cur = 1 - cur;
+    }
+    mk_real ref_off = v3_dot(ref->normal, ref->v[0]);
+    for (int q = 0; q < n; ++q) {
+        const clip_vertex *cv = &buf[cur][q];
+        push_face_point(l, ref->normal, ref_off, flip, cv->p, make_id(flip, ref->face, inc->face, cv->a, cv->b));
+    }
+}
+
+/* Clip segment lf against the side planes of ref (Liang-Barsky). */
+static void clip_segment_on_face(const polygon *ref, const line_feature *lf, int flip, cand_list *l)
+{
+    mk_vec3 s0 = lf->v[0], s1 = lf->v[1];
+    mk_real t0 = 0, t1 = 1;
+    int j0 = -1, j1 = -1;
+    for (int j = 0; j < ref->count; ++j) {
+        mk_vec3 sn;
+        mk_real off;
+        side_plane(ref, j, &sn, &off);
+        mk_real d0 = v3_dot(sn, s0) - off, d1 = v3_dot(sn, s1) - off;
+        if (d0 > 0 && d1 > 0)
+            return;
+        if (d0 > 0) {
+            mk_real t = d0 / (d0 - d1);
+            if (t > t0) {
+                t0 = t;
+                j0 = j;
+            }
+        } else if (d1 > 0) {
+            mk_real t = d0 / (d0 - d1);
+            if (t < t1) {
+                t1 = t;
+                j1 = j;
+            }
+        }
+    }
+    if (t0 > t1)
+        return;
+    mk_real ref_off = v3_dot(ref->normal, ref->v[0]);
+    uint8_t a0 = j0 < 0 ? lf->tag[0] : MK_MF_TAG_SEGMENT, b0 = j0 < 0 ? MK_MF_ID_INC_VERTEX : ref->tag[j0] & 0x7F;
+    uint8_t a1 = j1 < 0 ? lf->tag[1] : MK_MF_TAG_SEGMENT, b1 = j1 < 0 ? MK_MF_ID_INC_VERTEX : ref->tag[j1] & 0x7F;
+    mk_vec3 seg = v3_sub(s1, s0);
+    if ((t1 - t0) * v3_len(seg) <= 1e-12 * (1 + v3_max_abs(s0))) {
+        push_face_point(l, ref->normal, ref_off, flip, v3_madd(s0, 0.5 * (t0 + t1), seg),
+                        make_id(flip, ref->face, lf->code, a0, b0));
+        return;
+    }
+    push_face_point(l, ref->normal, ref_off, flip, v3_madd(s0, t0, seg), make_id(flip, ref->face, lf->code, a0, b0));
+    push_face_point(l, ref->normal, ref_off, flip, v3_madd(s0, t1, seg), make_id(flip, ref->face, lf->code, a1, b1));
+}
+
+/* 1 when point p lies over the polygon (inside every side plane, to tol). */
+static int over_polygon(const polygon *pg, mk_vec3 p, mk_real tol)
+{
+    for (int j = 0; j < pg->count; ++j) {
+        mk_vec3 sn;
+        mk_real off;
+        side_plane(pg, j, &sn, &off);
+        if (v3_dot(sn, p) - off > tol)
+            return 0;
+    }
+    return 1;
+}
+
+/* A circular cap as a reference face, clipped against exactly (a polygon
+ * inscribed in it would lose contacts near the rim). Rim sample k sits at
+ * c + r (cos a_k e1 + sin a_k e2), the same points (and tags) as ring_polygon. */
+typedef struct disc {
+    mk_vec3 c, normal, e1, e2; /* frame; e1, e2 = the shape's local x, y */
+    mk_real r;
+    int face;
+} disc;
+
+static void build_disc(const posed *x, int face, disc *d)
+{
+    const mk_shape *s = x->s;
+    mk_real h = s->type == MK_SHAPE_CYLINDER ? s->u.cylinder.half_height : s->u.cone.half_height;
+    mk_real sg = face == FEAT_CAP_TOP ? 1 : -1;
+    d->r = s->type == MK_SHAPE_CYLINDER ? s->u.cylinder.radius : s->u.cone.radius;
+    d->c = to_frame(x, v3(0, 0, sg * h));
+    d->normal = dir_to_frame(x, v3(0, 0, sg));
+    d->e1 = dir_to_frame(x, v3(1, 0, 0));
+    d->e2 = dir_to_frame(x, v3(0, 1, 0));
+    d->face = face;
+}
+
+/* In-plane coordinates of p (projected along the disc normal). */
+static inline void disc_uv(const disc *d, mk_vec3 p, mk_real *u, mk_real *v)
+{
+    mk_vec3 w = v3_sub(p, d->c);
+    *u = v3_dot(w, d->e1);
+    *v = v3_dot(w, d->e2);
+}
+
+/* Parameters t0 <= t1 where p + t q crosses the circle; 0 if it does not. */
+static int circle_crossings(mk_real pu, mk_real pv, mk_real qu, mk_real qv, mk_real r, mk_real *t0, mk_real *t1)
+{
+    mk_real a = qu * qu + qv * qv, b = 2 * (pu * qu + pv * qv), cc = pu * pu + pv * pv - r * r;
+    mk_real disc = b * b - 4 * a * cc;
+    if (!(a > 0) || !(disc > 0))
+        return 0;
+    mk_real sq = sqrt(disc);
+    /* the two roots without cancellation */
+    mk_real qq = -0.5 * (b + (b >= 0 ? sq : -sq));
+    mk_real ra = qq / a, rb = qq != 0 ? cc / qq : ra;
+    *t0 = ra < rb ? ra : rb;
+    *t1 = ra < rb ? rb : ra;
+    return 1;
+}
+
+/* Incident polygon on a reference disc: its vertices inside the circle, its
+ * edges' crossings with the circle, the rim samples under it, and the rim
+ * point where the incident plane dips deepest (if under it). */
+static void clip_polygon_on_disc(const disc *d, const polygon *inc, int flip, cand_list *l)
+{
+    const int n = inc->count;
+    const mk_real off = v3_dot(d->normal, d->c), r2 = d->r * d->r;
+    mk_real u[MK_MF_MAX_POLY], v[MK_MF_MAX_POLY];
+    for (int q = 0; q < n; ++q)
+        disc_uv(d, inc->v[q], &u[q], &v[q]);
+    for (int q = 0; q < n; ++q) {
+        if (u[q] * u[q] + v[q] * v[q] <= r2)
+            push_face_point(l, d->normal, off, flip, inc->v[q],
+                            make_id(flip, d->face, inc->face, inc->tag[q], MK_MF_ID_INC_VERTEX));
+        int q1 = (q + 1) % n;
+        mk_real t[2];
+        if (!circle_crossings(u[q], v[q], u[q1] - u[q], v[q1] - v[q], d->r, &t[0], &t[1]))
+            continue;
+        for (int k = 0; k < 2; ++k)
+            if (t[k] > 0 && t[k] < 1)
+                push_face_point(l, d->normal, off, flip, v3_lerp(inc->v[q], inc->v[q1], t[k]),
+                                make_id(flip, d->face, inc->face, inc->tag[q], MK_MF_ID_CIRCLE + k));
+    }
+    /* Points of the disc under the incident plane: lifted along the normal. */
+    mk_real dn = v3_dot(inc->normal, d->normal);
+    if (fabs(dn) < 1e-9)
+        return;
+    mk_real area = 0;
+    for (int q = 0; q < n; ++q)
+        area += u[q] * v[(q + 1) % n] - u[(q + 1) % n] * v[q];
+    const mk_real orient = area >= 0 ? 1 : -1, inc_off = v3_dot(inc->normal, inc->v[0]);
+    const mk_real step = MK_MF_TWO_PI / MK_MF_RING;
+    for (int k = 0; k <= MK_MF_RING; ++k) {
+        mk_real su, sv;
+        if (k < MK_MF_RING) {
+            su = d->r * cos(k * step);
+            sv = d->r * sin(k * step);
+        } else {
+            /* the height over the disc falls fastest along -g */
+            mk_real gu = v3_dot(inc->normal, d->e1), gv = v3_dot(inc->normal, d->e2);
+            mk_real gl = sqrt(gu * gu + gv * gv);
+            if (!(gl > 1e-9))
+                break;
+            su = d->r * gu / gl * (dn > 0 ? -1 : 1);
+            sv = d->r * gv / gl * (dn > 0 ? -1 : 1);
+        }
+        int inside = 1;
+        for (int q = 0; q < n && inside; ++q) {
+            int q1 = (q + 1) % n;
+            inside = orient * ((u[q1] - u[q]) * (sv - v[q]) - (v[q1] - v[q]) * (su - u[q])) >= 0;
+        }
+        if (!inside)
+            continue;
+        mk_vec3 s0 = v3_madd(v3_madd(d->c, su, d->e1), sv, d->e2);
+        mk_vec3 p = v3_madd(s0, (inc_off - v3_dot(inc->normal, s0)) / dn, d->normal);
+        push_face_point(l, d->normal, off, flip, p,
+                        make_id(flip, d->face, inc->face, 0x80 | k, MK_MF_ID_REF_VERTEX));
+    }
+}
+
+/* Segment on a reference disc: the part over the circle. */
+static void clip_segment_on_disc(const disc *d, const line_feature *lf, int flip, cand_list *l)
+{
+    const mk_real off = v3_dot(d->normal, d->c);
+    mk_vec3 seg = v3_sub(lf->v[1], lf->v[0]);
+    mk_real pu, pv, qu, qv;
+    disc_uv(d, lf->v[0], &pu, &pv);
+    qu = v3_dot(seg, d->e1);
+    qv = v3_dot(seg, d->e2);
+    mk_real t0 = 0, t1 = 1, c0, c1;
+    int cut0 = 0, cut1 = 0;
+    if (circle_crossings(pu, pv, qu, qv, d->r, &c0, &c1)) {
+        if (c0 > t0) {
+            t0 = c0;
+            cut0 = 1;
+        }
+        if (c1 < t1) {
+            t1 = c1;
+            cut1 = 1;
+        }
+        if (t0 > t1)
+            return;
+    } else if (pu * pu + pv * pv > d->r * d->r) {
+        return; /* misses the circle (or runs along the normal outside it) */
+    }
+    uint8_t a0 = cut0 ? MK_MF_TAG_SEGMENT : lf->tag[0], b0 = cut0 ? MK_MF_ID_CIRCLE : MK_MF_ID_INC_VERTEX;
+    uint8_t a1 = cut1 ? MK_MF_TAG_SEGMENT : lf->tag[1], b1 = cut1 ? MK_MF_ID_CIRCLE + 1 : MK_MF_ID_INC_VERTEX;
+    push_face_point(l, d->normal, off, flip, v3_madd(lf->v[0], t0, seg), make_id(flip, d->face, lf->code, a0, b0));
+    if ((t1 - t0) * v3_len(seg) > 1e-12 * (1 + v3_max_abs(lf->v[0])))
+        push_face_point(l, d->normal, off, flip, v3_madd(lf->v[0], t1, seg), make_id(flip, d->face, lf->code, a1, b1));
+}
+
+/* Does the clip hold the contact? Its deepest point must match the caller's
+ * signed distance: shallower means the clip misses the real contact (at the
+ * face's border), deeper means the contact is not on this face (edge against
+ * edge with a normal near the face normal). When the caller's normal is the
+ * face normal, reaching the incident shape's deepest point along it is enough
+ * (a rough signed distance then does not matter). */
+static int face_contact_complete(const mf_ctx *c, const posed *is, mk_vec3 ref_n, mk_real ref_off, mk_vec3 n_out,
+                                 const cand_list *l)
+{
+    if (l->count == 0)
+        return 0;
+    mk_real min_sep = l->c[0].sep;
+    for (int q = 1; q < l->count; ++q)
+        if (l->c[q].sep < min_sep)
+            min_sep = l->c[q].sep;
+    if (fabs(min_sep - c->core_distance) <= MK_MF_DEPTH_CHECK * c->scale)
+        return 1;
+    if (v3_dot(n_out, c->n) < cos(MK_MF_NORMAL_CHECK))
+        return 0;
+    mk_vec3 deepest = support_frame(is, v3_neg(ref_n));
+    mk_real sep_support = v3_dot(ref_n, deepest) - ref_off;
+    return min_sep <= sep_support + MK_MF_FACE_CHECK * c->scale;
+}
+
+/* Face contacts when A or B has a face aligned with the normal. Returns 0 when
+ * neither has one or the face does not hold the contact. *n_out: the reference
+ * normal oriented A to B. */
+static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out)
+{
+    face_pick fa = best_face(&c->a, c->n), fb = best_face(&c->b, v3_neg(c->n));
+    const mk_real cmin = cos(MK_MF_FACE_ANGLE);
+    int use_a = fa.face >= 0 && fa.align >= cmin, use_b = fb.face >= 0 && fb.align >= cmin;
+    if (!use_a && !use_b)
+        return 0;
+    int flip = use_b && (!use_a || fb.align > fa.align + MK_MF_REF_BIAS);
+    const posed *rs = flip ? &c->b : &c->a, *is = flip ? &c->a : &c->b;
+    const int face = flip ? fb.face : fa.face;
+    const int is_disc = rs->s->type == MK_SHAPE_CYLINDER || rs->s->type == MK_SHAPE_CONE;
+    polygon ref, inc;
+    disc dk = {0};
+    line_feature lf;
+    mk_vec3 ref_n;
+    mk_real ref_off;
+    if (is_disc) {
+        build_disc(rs, face, &dk);
+        ref_n = dk.normal;
+        ref_off = v3_dot(dk.normal, dk.c);
+    } else {
+        if (!build_polygon(rs, face, NULL, &ref))
+            return 0;
+        ref_n = ref.normal;
+        ref_off = v3_dot(ref.normal, ref.v[0]);
+    }
+    *n_out = flip ? v3_neg(ref_n) : ref_n;
+    const mk_real tol = MK_MF_FACE_CHECK * c->scale;
+    switch (incident_feature(is, ref_n, &inc, &lf)) {
+    case KIND_POLY:
+        if (is_disc)
+            clip_polygon_on_disc(&dk, &inc, flip, l);
+        else
+            clip_polygon_on_face(&ref, &inc, flip, l);
+        break;
+    case KIND_LINE:
+        if (is_disc)
+            clip_segment_on_disc(&dk, &lf, flip, l);
+        else
+            clip_segment_on_face(&ref, &lf, flip, l);
+        break;
+    case KIND_POINT: {
+        mk_real u, v;
+        if (is_disc)
+            disc_uv(&dk, lf.v[0], &u, &v);
+        if (is_disc ? u * u + v * v > (dk.r + tol) * (dk.r + tol) : !over_polygon(&ref, lf.v[0], tol))
+            return 0;
+        push_face_point(l, ref_n, ref_off, flip, lf.v[0],
+                        make_id(flip, face, lf.code, lf.tag[0], MK_MF_ID_INC_VERTEX));
+        break;
+    }
+    }
+    return face_contact_complete(c, is, ref_n, ref_off, *n_out, l);
+}
+
+/* ---------------------------------------------------------------- line and point contacts */
+
+/* Closest points p0 + s u and q0 + t v of two segments (s, t in [0, 1]). */
+static void closest_on_segments(mk_vec3 p0, mk_vec3 u, mk_vec3 q0, mk_vec3 v, mk_real *s_out, mk_real *t_out)
+{
+    mk_vec3 r = v3_sub(p0, q0);
+    mk_real a = v3_dot(u, u), e = v3_dot(v, v), b = v3_dot(u, v);
+    mk_real cc = v3_dot(u, r), f = v3_dot(v, r);
+    mk_real s = 0, t = 0;
+    if (!(a > 0) && !(e > 0)) {
+        /* both degenerate */
+    } else if (!(a > 0)) {
+        t = fmin(fmax(f / e, 0), 1);
+    } else if (!(e > 0)) {
+        s = fmin(fmax(-cc / a, 0), 1);
+    } else {
+        mk_real den = a * e - b * b;
+        s = den > 1e-14 * a * e ? fmin(fmax((b * f - cc * e) / den, 0), 1) : 0;
+        t = (b * s + f) / e;
+        if (t < 0) {
+            t = 0;
+            s = fmin(fmax(-cc / a, 0), 1);
+        } else if (t > 1) {
+            t = 1;
+            s = fmin(fmax((b - cc) / a, 0), 1);
+        }
+    }
+    *s_out = s;
+    *t_out = t;
+}
+
+static mk_vec3 closest_on_segment(mk_vec3 p, mk_vec3 q0, mk_vec3 v)
+{
+    mk_real e = v3_dot(v, v);
+    mk_real t = e > 0 ? fmin(fmax(v3_dot(v3_sub(p, q0), v) / e, 0), 1) : 0;
+    return v3_madd(q0, t, v);
+}
+
+/* Two line features: the ends of their overlap when parallel, else their
+ * closest points. */
+static void line_line(const mf_ctx *c, const line_feature *la, const line_feature *lb, cand_list *l)
+{
+    mk_vec3 u = v3_sub(la->v[1], la->v[0]), v = v3_sub(lb->v[1], lb->v[0]);
+    mk_real lu = v3_len(u), lv = v3_len(v);
+    int ia = la->code, ib = lb->code;
+    if (lu > 0 && lv > 0 && v3_len(v3_cross(u, v)) <= sin(MK_MF_PARALLEL_ANGLE) * lu * lv) {
+        /* Overlap of B's projection on A's segment, in A's parameter. */
+        mk_real tb0 = v3_dot(v3_sub(lb->v[0], la->v[0]), u) / (lu * lu);
+        mk_real tb1 = v3_dot(v3_sub(lb->v[1], la->v[0]), u) / (lu * lu);
+        int swap = tb0 > tb1;
+        mk_real blo = swap ? tb1 : tb0, bhi = swap ? tb0 : tb1;
+        mk_real lo = blo > 0 ? blo : 0, hi = bhi < 1 ? bhi : 1;
+        int tag_lo = blo > 0 ? 2 + swap : 0, tag_hi = bhi < 1 ? 3 - swap : 1;
+        if (hi - lo > 1e-9) {
+            mk_real ts[2] = {lo, hi};
+            int tags[2] = {tag_lo, tag_hi};
+            for (int k = 0; k < 2; ++k) {
+                mk_vec3 pa = v3_madd(la->v[0], ts[k], u);
+                mk_vec3 pb = closest_on_segment(pa, lb->v[0], v);
+                push(l, pa, pb, v3_dot(v3_sub(pb, pa), c->n), make_id(0, ia, ib, tags[k], MK_MF_ID_LINE_LINE));
+            }
+            return;
+        }
+    }
+    mk_real s, t;
+    closest_on_segments(la->v[0], u, lb->v[0], v, &s, &t);
+    mk_vec3 pa = v3_madd(la->v[0], s, u), pb = v3_madd(lb->v[0], t, v);
+    push(l, pa, pb, v3_dot(v3_sub(pb, pa), c->n), make_id(0, ia, ib, 4, MK_MF_ID_LINE_LINE));
+}
+
+/* How far the support of x moves when dir (unit) tilts by MK_MF_TILT: zero
+ * for a vertex, large for a rim point seen almost along its axis, whose
+ * position then follows the normal's error. */
+static mk_real support_sensitivity(const posed *x, mk_vec3 dir)
+{
+    mk_vec3 t1 = v3_normalize_or(v3_cross(dir, fabs(dir.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0)), v3(0, 0, 1));
+    mk_vec3 t2 = v3_cross(dir, t1);
+    mk_vec3 s0 = support_frame(x, dir);
+    mk_real m1 = v3_len(v3_sub(support_frame(x, v3_madd(dir, MK_MF_TILT, t1)), s0));
+    mk_real m2 = v3_len(v3_sub(support_frame(x, v3_madd(dir, MK_MF_TILT, t2)), s0));
+    return m1 > m2 ? m1 : m2;
+}
+
+/* Contacts without a reference face: line against line, else a single point
+ * anchored on the shape whose feature is a unique point (of two points, the
+ * one less sensitive to the normal). */
+static void line_contacts(const mf_ctx *c, cand_list *l)
+{
+    line_feature fa, fb;
+    line_or_point(&c->a, c->n, &fa);
+    line_or_point(&c->b, v3_neg(c->n), &fb);
+    const mk_vec3 n = c->n;
+    int point_a = fa.count == 1 && !fa.flat, point_b = fb.count == 1 && !fb.flat;
+    if (point_a && point_b) {
+        mk_real sa = support_sensitivity(&c->a, n), sb = support_sensitivity(&c->b, v3_neg(n));
+        if (sa < 0.5 * sb)
+            point_b = 0;
+        else if (sb < 0.5 * sa)
+            point_a = 0;
+    }
+    if (fa.count == 2 && fb.count == 2) {
+        line_line(c, &fa, &fb, l);
+    } else if (point_a && !point_b) {
+        mk_vec3 sb = support_frame(&c->b, v3_neg(n));
+        mk_real sep = v3_dot(v3_sub(sb, fa.v[0]), n);
+        push(l, fa.v[0], v3_madd(fa.v[0], sep, n), sep, make_id(0, fa.code, fb.code, fa.tag[0], MK_MF_ID_ANCHOR_A));
+    } else if (point_b && !point_a) {
+        mk_vec3 sa = support_frame(&c->a, n);
+        mk_real sep = v3_dot(v3_sub(fb.v[0], sa), n);
+        push(l, v3_madd(fb.v[0], -sep, n), fb.v[0], sep, make_id(0, fa.code, fb.code, fb.tag[0], MK_MF_ID_ANCHOR_B));
+    } else {
+        /* two equally sensitive points; or a face against a face or line (the
+         * face path found no contact on it): the midpoint of the supports */
+        mk_real sep = v3_dot(v3_sub(fb.v[0], fa.v[0]), n);
+        mk_vec3 mid = v3_scale(v3_add(fa.v[0], fb.v[0]), 0.5);
+        push(l, v3_madd(mid, -0.5 * sep, n), v3_madd(mid, 0.5 * sep, n), sep,
+             make_id(0, fa.code, fb.code, fa.tag[0], MK_MF_ID_MIDPOINT));
+    }
+}
+
+/* Last resort when every point was dropped although the caller reports a
+ * contact: the midpoint of the supports along the normal. */
+static void safety_point(const mf_ctx *c, cand_list *l)
+{
+    mk_vec3 sa = support_frame(&c->a, c->n), sb = support_frame(&c->b, v3_neg(c->n));
+    mk_real sep = v3_dot(v3_sub(sb, sa), c->n);
+    mk_vec3 mid = v3_scale(v3_add(sa, sb), 0.5);
+    push(l, v3_madd(mid, -0.5 * sep, c->n), v3_madd(mid, 0.5 * sep, c->n), sep,
+         make_id(0, 0x7F, 0xFF, 0xFF, MK_MF_ID_SAFETY));
+}
+
+/* ---------------------------------------------------------------- reduction */
+
+static mk_vec3 cand_pos(const cand *c) { return v3_scale(v3_add(c->pa, c->pb), 0.5); }
+
+/* Index of the candidate with the largest value (within tie of it, the one with
+ * the smallest id), or -1 when no value exceeds floor. */
+static int pick_max(const cand *c, const mk_real *val, int n, mk_real tie, mk_real floor_value)
+{
+    mk_real m = floor_value;
+    for (int q = 0; q < n; ++q)
+        if (val[q] > m)
+            m = val[q];
+    if (!(m > floor_value))
+        return -1;
+    int best = -1;
+    for (int q = 0; q < n; ++q)
+        if (val[q] >= m - tie && (best < 0 || c[q].id < c[best].id))
+            best = q;
+    return best;
+}
+
+/* Pick at most four of n > 4 candidates: deepest, farthest from it (in the
+ * contact plane), then the largest positive and negative signed areas against
+ * that diagonal. Returns the count; idx receives candidate indices. */
+static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int idx[MK_MANIFOLD_MAX_POINTS])
+{
+    mk_real val[MK_MF_CLIP_CAP];
+    const int cnt = l->count;
+    const cand *c = l->c;
+    const mk_real tie_len = MK_MF_TIE * scale, tie_area = MK_MF_TIE * scale * scale;
+    for (int q = 0; q < cnt; ++q)
+        val[q] = -c[q].sep;
+    int i0 = pick_max(c, val, cnt, tie_len, -INFINITY);
+    if (i0 < 0)
+        i0 = 0;
+    int k = 0;
+    idx[k++] = i0;
+    mk_vec3 p0 = cand_pos(&c[i0]);
+    for (int q = 0; q < cnt; ++q) {
+        mk_vec3 d = v3_sub(cand_pos(&c[q]), p0);
+        d = v3_madd(d, -v3_dot(d, n), n);
+        val[q] = v3_len2(d);
+    }
+    int i1 = pick_max(c, val, cnt, tie_area, tie_area);
+    if (i1 < 0)
+        return k;
+    idx[k++] = i1;
+    mk_vec3 diag = v3_sub(cand_pos(&c[i1]), p0);
+    for (int q = 0; q < cnt; ++q)
+        val[q] = v3_dot(v3_cross(diag, v3_sub(cand_pos(&c[q]), p0)), n);
+    int i2 = pick_max(c, val, cnt, tie_area, tie_area);
+    for (int q = 0; q < cnt; ++q)
+        val[q] = -val[q];
+    int i3 = pick_max(c, val, cnt, tie_area, tie_area);
+    if (i2 >= 0)
+        idx[k++] = i2;
+    if (i3 >= 0)
+        idx[k++] = i3;
+    return k;
+}
+
+/* ---------------------------------------------------------------- entry point */
+
+static mk_status validate(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
+                          const mk_manifold_settings *st)
+{
+    if (!pair || !pair->a || !pair->b)
+        return MK_INVALID_INPUT;
+    mk_status sa = mk_shape_validate(pair->a);
+    if (sa != MK_OK)
+        return sa;
+    mk_status sb = mk_shape_validate(pair->b);
+    if (sb != MK_OK)
+        return sb;
+    if (!mk_is_valid_transform(&pair->xf_a) || !mk_is_valid_transform(&pair->xf_b))
+        return MK_INVALID_INPUT;
+    mk_real nl = v3_len(normal);
+    if (!v3_finite(normal) || !isfinite(nl) || !(nl > 1e-12))
+        return MK_INVALID_INPUT;
+    if (!isfinite(signed_distance) || !isfinite(st->speculative_distance))
+        return MK_INVALID_INPUT;
+    return MK_OK;
+}
+
+static void clear(mk_manifold *out, mk_vec3 normal)
+{
+    mk_manifold z = {0};
+    z.normal = normal;
+    *out = z;
+}
+
+mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
+                              const mk_manifold_settings *settings, mk_manifold *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    mk_manifold_settings st = settings ? *settings : mk_manifold_default_settings();
+    mk_status v = validate(pair, normal, signed_distance, &st);
+    if (v != MK_OK) {
+        clear(out, v3(0, 0, 1));
+        return v;
+    }
+
+    /* The pair in A's frame. */
+    const mk_transform *xa = &pair->xf_a;
+    mf_ctx c;
+    c.a.s = pair->a;
+    c.a.R = mk_transform_identity().R;
+    c.a.p = v3(0, 0, 0);
+    c.b.s = pair->b;
+    c.b.R = m3_tmul_m3(&xa->R, &pair->xf_b.R);
+    c.b.p = m3_tmul(&xa->R, v3_sub(pair->xf_b.p, xa->p));
+    c.n = v3_normalize_or(m3_tmul(&xa->R, normal), v3(0, 0, 1));
+    mk_real ea = shape_extent(pair->a), eb = shape_extent(pair->b);
+    c.scale = ea < eb ? ea : eb;
+    c.core_distance = signed_distance + pair->a->radius + pair->b->radius;
+    const mk_real keep = st.speculative_distance + MK_MF_SLACK * (ea > eb ? ea : eb);
+    clear(out, m3_mul(&xa->R, c.n));
+    if (signed_distance > keep)
+        return MK_OK;
+
+    /* Points on the cores: face clipping, else lines and points. */
+    cand_list l;
+    l.count = 0;
+    mk_vec3 n_out = c.n;
+    if (!face_contacts(&c, &l, &n_out) || l.count == 0) {
+        n_out = c.n;
+        l.count = 0;
+        line_contacts(&c, &l);
+    }
+
+    /* Rounded shapes: move to the surfaces, then drop the far points. */
+    const mk_real ra = pair->a->radius, rb = pair->b->radius;
+    int kept = 0;
+    for (int q = 0; q < l.count; ++q) {
+        cand cq = l.c[q];
+        cq.pa = v3_madd(cq.pa, ra, n_out);
+        cq.pb = v3_madd(cq.pb, -rb, n_out);
+        cq.sep -= ra + rb;
+        if (cq.sep <= keep)
+            l.c[kept++] = cq;
+    }
+    l.count = kept;
+    if (l.count == 0) {
+        n_out = c.n;
+        safety_point(&c, &l);
+        l.c[0].pa = v3_madd(l.c[0].pa, ra, n_out);
+        l.c[0].pb = v3_madd(l.c[0].pb, -rb, n_out);
+        l.c[0].sep -= ra + rb;
+    }
+
+    int idx[MK_MANIFOLD_MAX_POINTS];
+    int count;
+    if (l.count <= MK_MANIFOLD_MAX_POINTS) {
+        count = l.count;
+        for (int q = 0; q < count; ++q)
+            idx[q] = q;
+    } else {
+        count = reduce(&l, n_out, c.scale, idx);
+    }
+
+    /* Back to world coordinates. */
+    out->normal = m3_mul(&xa->R, n_out);
+    for (int q = 0; q < count; ++q) {
+        const cand *cq = &l.c[idx[q]];
+        mk_manifold_point *mp = &out->points[q];
+        mp->point_a = xf_apply(xa, cq->pa);
+        mp->point_b = xf_apply(xa, cq->pb);
+        mp->position = v3_scale(v3_add(mp->point_a, mp->point_b), 0.5);
+        mp->separation = cq->sep;
+        mp->depth = -cq->sep;
+        mp->id = cq->id;
+        if (!v3_finite(mp->position) || !isfinite(mp->separation)) {
+            clear(out, v3(0, 0, 1));
+            return MK_INVALID_INPUT; /* a user support returned a non-finite point */
+        }
+    }
+    out->count = count;
+    return MK_OK;
+}

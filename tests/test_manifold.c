@@ -1,0 +1,1474 @@
+/* Check suite "manifold": contact manifolds against analytic answers and
+ * independent surface oracles.
+ *
+ * Most scenes are built in a canonical frame (ground top at z = 0, normal from
+ * A to B known in closed form) and then moved as a whole by a rigid "scene"
+ * transform, so the library sees arbitrary world poses while the expected
+ * answers stay analytic. Outputs are mapped back before comparing. */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <minkowski/manifold.h>
+
+#define PI 3.14159265358979323846
+#define TOL 1e-9
+
+/* ------------------------------------------------------------ helpers */
+
+static mk_vec3 V(double x, double y, double z)
+{
+    mk_vec3 r = {x, y, z};
+    return r;
+}
+static mk_vec3 add(mk_vec3 a, mk_vec3 b) { return V(a.x + b.x, a.y + b.y, a.z + b.z); }
+static mk_vec3 sub(mk_vec3 a, mk_vec3 b) { return V(a.x - b.x, a.y - b.y, a.z - b.z); }
+static mk_vec3 scl(mk_vec3 a, double s) { return V(a.x * s, a.y * s, a.z * s); }
+static double dot(mk_vec3 a, mk_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static double len(mk_vec3 a) { return sqrt(dot(a, a)); }
+static mk_vec3 unit(mk_vec3 a) { return scl(a, 1.0 / len(a)); }
+static double dist(mk_vec3 a, mk_vec3 b) { return len(sub(a, b)); }
+
+/* Fixed-seed generator (xorshift64*), uniform in [lo, hi). */
+typedef struct rng { uint64_t s; } rng;
+static double uni(rng *r, double lo, double hi)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    uint64_t x = r->s * 2685821657736338717ull;
+    return lo + (hi - lo) * ((double)(x >> 11) / 9007199254740992.0);
+}
+static mk_vec3 rand_unit(rng *r)
+{
+    for (int k = 0; k < 100; ++k) {
+        mk_vec3 v = V(uni(r, -1, 1), uni(r, -1, 1), uni(r, -1, 1));
+        double l = len(v);
+        if (l > 0.1 && l <= 1)
+            return scl(v, 1 / l);
+    }
+    return V(0, 0, 1);
+}
+
+/* Random-case counts scale with MK_TEST_SCALE (soaks). */
+static int scaled(int n)
+{
+    const char *e = getenv("MK_TEST_SCALE");
+    double s = e ? atof(e) : 1.0;
+    return s > 0 ? (int)(n * s + 0.5) : n;
+}
+
+static mk_transform axis_angle(mk_vec3 p, mk_vec3 axis, double angle)
+{
+    mk_vec3 u = unit(axis);
+    double s = sin(0.5 * angle);
+    mk_quat q = {u.x * s, u.y * s, u.z * s, cos(0.5 * angle)};
+    return mk_transform_from_quat(p, q);
+}
+static mk_transform at(mk_vec3 p) { return axis_angle(p, V(0, 0, 1), 0); }
+
+/* a * b (apply b, then a). */
+static mk_transform compose(mk_transform a, mk_transform b)
+{
+    mk_transform r;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            r.R.m[i][j] = a.R.m[i][0] * b.R.m[0][j] + a.R.m[i][1] * b.R.m[1][j] + a.R.m[i][2] * b.R.m[2][j];
+    r.p = mk_transform_point(&a, b.p);
+    return r;
+}
+static mk_vec3 inv_point(const mk_transform *xf, mk_vec3 p) { return mk_rotate_inv(&xf->R, sub(p, xf->p)); }
+
+/* A whole scene: two posed shapes in a canonical frame, the analytic normal
+ * (A to B) and signed distance, moved into the world by `scene`. */
+typedef struct scene {
+    mk_shape a, b;
+    mk_transform xa, xb; /* canonical poses */
+    mk_vec3 n;           /* canonical normal, A to B */
+    double sd;
+    mk_transform g;      /* canonical -> world */
+} scene;
+
+static void scene_init(scene *s, mk_vec3 n, double sd)
+{
+    memset(s, 0, sizeof *s);
+    s->xa = mk_transform_identity();
+    s->xb = mk_transform_identity();
+    s->n = unit(n);
+    s->sd = sd;
+    s->g = axis_angle(V(0.3, -1.7, 2.9), V(0.4, -0.8, 0.45), 0.77);
+}
+
+/* Run the query; results are mapped back to the canonical frame. */
+static mk_status run_scene(const scene *s, int swap, double spec, mk_manifold *m)
+{
+    mk_transform wa = compose(s->g, s->xa), wb = compose(s->g, s->xb);
+    mk_vec3 wn = mk_rotate(&s->g.R, s->n);
+    mk_pair p = {&s->a, wa, &s->b, wb};
+    if (swap) {
+        p.a = &s->b;
+        p.xf_a = wb;
+        p.b = &s->a;
+        p.xf_b = wa;
+        wn = scl(wn, -1);
+    }
+    mk_manifold_settings st = mk_manifold_default_settings();
+    st.speculative_distance = spec;
+    mk_status r = mk_contact_manifold(&p, wn, s->sd, &st, m);
+    m->normal = mk_rotate_inv(&s->g.R, m->normal);
+    for (int i = 0; i < m->count; ++i) {
+        mk_manifold_point *q = &m->points[i];
+        q->point_a = inv_point(&s->g, q->point_a);
+        q->point_b = inv_point(&s->g, q->point_b);
+        q->position = inv_point(&s->g, q->position);
+    }
+    return r;
+}
+
+/* Invariants every manifold must satisfy. */
+static void check_common(const mk_manifold *m, mk_vec3 n_in, double spec)
+{
+    ck_assert_int_ge(m->count, 0);
+    ck_assert_int_le(m->count, MK_MANIFOLD_MAX_POINTS);
+    ck_assert(mk_vec3_is_finite(m->normal));
+    ck_assert_double_eq_tol(len(m->normal), 1.0, 1e-12);
+    /* Reference face normals may differ from the input by the face angle (0.05). */
+    ck_assert_msg(dot(m->normal, unit(n_in)) > cos(0.05) - 1e-12, "normal not A->B: %g",
+                  dot(m->normal, unit(n_in)));
+    for (int i = 0; i < m->count; ++i) {
+        const mk_manifold_point *q = &m->points[i];
+        ck_assert(mk_vec3_is_finite(q->point_a) && mk_vec3_is_finite(q->point_b) && mk_vec3_is_finite(q->position));
+        ck_assert(isfinite(q->separation));
+        ck_assert_double_eq(q->depth, -q->separation);
+        ck_assert_double_eq_tol(q->separation, dot(sub(q->point_b, q->point_a), m->normal), 1e-9);
+        ck_assert_double_le_tol(dist(q->position, scl(add(q->point_a, q->point_b), 0.5)), 0, 1e-12);
+        ck_assert_double_le(q->separation, spec + 1e-8);
+        for (int j = 0; j < i; ++j)
+            ck_assert_msg(m->points[j].id != q->id, "duplicate id %08x", q->id);
+    }
+}
+
+/* ------------------------------------------------------------ surface oracles */
+
+/* Exact signed distance of a canonical-frame point p to the surface of a posed
+ * shape (rounding included), written independently of the library. Ellipsoids,
+ * cones and user shapes are not covered (return 0); hulls must be centred cubes. */
+static double sd_box_core(mk_vec3 h, mk_vec3 q)
+{
+    mk_vec3 d = V(fabs(q.x) - h.x, fabs(q.y) - h.y, fabs(q.z) - h.z);
+    mk_vec3 o = V(fmax(d.x, 0), fmax(d.y, 0), fmax(d.z, 0));
+    return len(o) + fmin(fmax(d.x, fmax(d.y, d.z)), 0);
+}
+static double sd_shape(const mk_shape *s, const mk_transform *xf, mk_vec3 p)
+{
+    mk_vec3 q = inv_point(xf, p);
+    switch (s->type) {
+    case MK_SHAPE_SPHERE: return len(q) - s->radius;
+    case MK_SHAPE_BOX: return sd_box_core(s->u.box.half_extents, q) - s->radius;
+    case MK_SHAPE_CAPSULE: {
+        double h = s->u.capsule.half_height, z = fmin(fmax(q.z, -h), h);
+        return len(V(q.x, q.y, q.z - z)) - s->radius;
+    }
+    case MK_SHAPE_CYLINDER: {
+        double dr = sqrt(q.x * q.x + q.y * q.y) - s->u.cylinder.radius;
+        double dz = fabs(q.z) - s->u.cylinder.half_height;
+        double o = sqrt(fmax(dr, 0) * fmax(dr, 0) + fmax(dz, 0) * fmax(dz, 0));
+        return o + fmin(fmax(dr, dz), 0) - s->radius;
+    }
+    case MK_SHAPE_HULL: /* every hull in this suite is a centred cube */
+        return sd_box_core(s->u.hull.hull->aabb_max, q) - s->radius;
+    default: return 0;
+    }
+}
+
+/* A contact point pair sits on the shapes: moved back by the radii along the
+ * normal, each point is on its core; and it is never outside its shape. (On a
+ * rounded shape only the deepest point is exactly on the rounded surface: the
+ * others may sit inside it by r (1 - cos angle) for a face tilted to the normal.) */
+static int pair_on_shapes(const mk_shape *a, const mk_transform *xa, const mk_shape *b, const mk_transform *xb,
+                          const mk_manifold *m, int i, double tol)
+{
+    const mk_manifold_point *q = &m->points[i];
+    mk_vec3 ca = add(q->point_a, scl(m->normal, -a->radius)), cb = add(q->point_b, scl(m->normal, b->radius));
+    double da = sd_shape(a, xa, ca) + a->radius, db = sd_shape(b, xb, cb) + b->radius;
+    double fa = sd_shape(a, xa, q->point_a), fb = sd_shape(b, xb, q->point_b);
+    return fabs(da) <= tol && fabs(db) <= tol && fa <= tol && fb <= tol;
+}
+
+static void check_on_surfaces(const scene *s, const mk_manifold *m, double tol)
+{
+    for (int i = 0; i < m->count; ++i)
+        ck_assert_msg(pair_on_shapes(&s->a, &s->xa, &s->b, &s->xb, m, i, tol), "point %d off the shapes", i);
+}
+
+/* The two manifolds describe the same points (as a set, A and B exchanged). */
+static void check_same_set_swapped(const mk_manifold *m, const mk_manifold *w, double tol)
+{
+    ck_assert_int_eq(m->count, w->count);
+    ck_assert_double_le_tol(dist(m->normal, scl(w->normal, -1)), 0, tol);
+    for (int i = 0; i < m->count; ++i) {
+        int found = 0;
+        for (int j = 0; j < w->count && !found; ++j)
+            found = dist(m->points[i].point_a, w->points[j].point_b) <= tol &&
+                    dist(m->points[i].point_b, w->points[j].point_a) <= tol &&
+                    fabs(m->points[i].separation - w->points[j].separation) <= tol;
+        ck_assert_msg(found, "point %d of A,B not in B,A", i);
+    }
+}
+
+/* Same points (positions and separations), any order. */
+static void check_same_set(const mk_manifold *m, const mk_manifold *w, double tol)
+{
+    ck_assert_int_eq(m->count, w->count);
+    for (int i = 0; i < m->count; ++i) {
+        int found = 0;
+        for (int j = 0; j < w->count && !found; ++j)
+            found = dist(m->points[i].point_a, w->points[j].point_a) <= tol &&
+                    dist(m->points[i].point_b, w->points[j].point_b) <= tol &&
+                    fabs(m->points[i].separation - w->points[j].separation) <= tol;
+        ck_assert_msg(found, "point %d not matched", i);
+    }
+}
+
+static int same_ids(const mk_manifold *m, const mk_manifold *w)
+{
+    if (m->count != w->count)
+        return 0;
+    for (int i = 0; i < m->count; ++i) {
+        int found = 0;
+        for (int j = 0; j < w->count; ++j)
+            found |= m->points[i].id == w->points[j].id;
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------ shapes */
+
+/* Ground: box with top face at z = 0 in the canonical frame, as B. */
+static void ground_b(scene *s, double half)
+{
+    mk_shape_box(&s->b, V(half, half, 1), 0);
+    s->xb = at(V(0, 0, -1));
+}
+
+/* Cube of half-size h as a hand-built hull (vertex index bits = x, y, z signs),
+ * faces counter-clockwise from outside, in an order different from the box's. */
+typedef struct cube_hull {
+    mk_vec3 v[8];
+    int adj_start[9], adj[24];
+    int face_start[7], face_vertices[24];
+    mk_vec3 normals[6];
+    mk_real offsets[6];
+    mk_hull hull;
+} cube_hull;
+
+static void cube_hull_init(cube_hull *c, double h)
+{
+    for (int i = 0; i < 8; ++i) {
+        c->v[i] = V(i & 1 ? h : -h, i & 2 ? h : -h, i & 4 ? h : -h);
+        c->adj_start[i] = 3 * i;
+        c->adj[3 * i] = i ^ 1;
+        c->adj[3 * i + 1] = i ^ 2;
+        c->adj[3 * i + 2] = i ^ 4;
+    }
+    c->adj_start[8] = 24;
+    static const int fv[6][4] = {{4, 5, 7, 6}, {0, 2, 3, 1}, {1, 3, 7, 5}, {0, 4, 6, 2}, {2, 6, 7, 3}, {0, 1, 5, 4}};
+    static const double fn[6][3] = {{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
+    for (int f = 0; f < 6; ++f) {
+        c->face_start[f] = 4 * f;
+        for (int k = 0; k < 4; ++k)
+            c->face_vertices[4 * f + k] = fv[f][k];
+        c->normals[f] = V(fn[f][0], fn[f][1], fn[f][2]);
+        c->offsets[f] = h;
+    }
+    c->face_start[6] = 24;
+    mk_hull *hu = &c->hull;
+    memset(hu, 0, sizeof *hu);
+    hu->num_vertices = 8;
+    hu->num_faces = 6;
+    hu->vertices = c->v;
+    hu->adj_start = c->adj_start;
+    hu->adj = c->adj;
+    hu->face_start = c->face_start;
+    hu->face_vertices = c->face_vertices;
+    hu->face_normals = c->normals;
+    hu->face_offsets = c->offsets;
+    hu->aabb_min = V(-h, -h, -h);
+    hu->aabb_max = V(h, h, h);
+    hu->centroid = V(0, 0, 0);
+    hu->inradius = h;
+}
+
+/* Rotation that takes local z to canonical x (lying shapes). */
+static mk_transform lying_x(mk_vec3 p) { return axis_angle(p, V(0, 1, 0), PI / 2); }
+
+/* ------------------------------------------------------------ box on box */
+
+START_TEST(box_resting_on_box_gives_four)
+{
+    /* Unit-half box A resting on a large ground B, random yaw and placement,
+     * penetration pen: four points at A's bottom corners, each depth pen. */
+    rng r = {0x9E3779B97F4A7C15ull};
+    int n = scaled(200);
+    for (int it = 0; it < n; ++it) {
+        double pen = uni(&r, 0, 0.05), yaw = uni(&r, -PI, PI);
+        mk_vec3 c = V(uni(&r, -2, 2), uni(&r, -2, 2), 0.5 - pen);
+        scene s;
+        scene_init(&s, V(0, 0, -1), -pen);
+        mk_shape_box(&s.a, V(0.5, 0.5, 0.5), 0);
+        s.xa = axis_angle(c, V(0, 0, 1), yaw);
+        ground_b(&s, 5);
+        mk_manifold m;
+        ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+        check_common(&m, s.n, 0);
+        ck_assert_int_eq(m.count, 4);
+        ck_assert_double_le_tol(dist(m.normal, V(0, 0, -1)), 0, 1e-12);
+        for (int i = 0; i < 4; ++i) {
+            ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-12);
+            ck_assert_double_eq_tol(m.points[i].point_b.z, 0, 1e-12);
+            /* point_a is one of A's bottom corners */
+            mk_vec3 q = inv_point(&s.xa, m.points[i].point_a);
+            ck_assert_double_eq_tol(fabs(q.x), 0.5, 1e-9);
+            ck_assert_double_eq_tol(fabs(q.y), 0.5, 1e-9);
+            ck_assert_double_eq_tol(q.z, -0.5, 1e-9);
+        }
+        check_on_surfaces(&s, &m, 1e-9);
+    }
+}
+END_TEST
+
+START_TEST(box_on_box_edge_gives_two)
+{
+    /* (1) A cube turned 45 degrees about x rests its lowest edge on the ground:
+     * two points, the ends of that edge, depth pen. */
+    const double pen = 0.02, e = 0.5 * sqrt(2.0);
+    scene s;
+    scene_init(&s, V(0, 0, -1), -pen);
+    mk_shape_box(&s.a, V(0.5, 0.5, 0.5), 0);
+    s.xa = axis_angle(V(0.3, -0.2, e - pen), V(1, 0, 0), PI / 4);
+    ground_b(&s, 5);
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 2);
+    for (int i = 0; i < 2; ++i) {
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-9);
+        ck_assert_double_eq_tol(fabs(m.points[i].point_a.x - 0.3), 0.5, 1e-9);
+        ck_assert_double_eq_tol(m.points[i].point_a.y, -0.2, 1e-9);
+    }
+    ck_assert_double_eq_tol(fabs(m.points[0].point_a.x - m.points[1].point_a.x), 1.0, 1e-9);
+    check_on_surfaces(&s, &m, 1e-9);
+
+    /* (2) A flat box rests on the ridge of a larger box turned 45 degrees about
+     * y (A below, ridge up): two points where the ridge meets A's side planes. */
+    scene t;
+    const double H = 1.0, ridge = H * sqrt(2.0);
+    scene_init(&t, V(0, 0, 1), -pen);
+    mk_shape_box(&t.a, V(H, H, H), 0);
+    t.xa = axis_angle(V(0, 0, -ridge), V(0, 1, 0), PI / 4);
+    mk_shape_box(&t.b, V(0.4, 0.3, 0.2), 0);
+    t.xb = at(V(0, 0.1, 0.2 - pen));
+    ck_assert_int_eq(run_scene(&t, 0, 0, &m), MK_OK);
+    check_common(&m, t.n, 0);
+    ck_assert_int_eq(m.count, 2);
+    for (int i = 0; i < 2; ++i) {
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-9);
+        ck_assert_double_eq_tol(m.points[i].point_a.x, 0, 1e-9);
+        ck_assert_double_eq_tol(fabs(m.points[i].point_a.y - 0.1), 0.3, 1e-9);
+    }
+    check_on_surfaces(&t, &m, 1e-9);
+}
+END_TEST
+
+/* Lowest corner of a posed box, brute force over its 8 corners. */
+static mk_vec3 lowest_corner(mk_vec3 h, const mk_transform *xf, double *second_z)
+{
+    mk_vec3 best = V(0, 0, 1e300);
+    double second = 1e300;
+    for (int i = 0; i < 8; ++i) {
+        mk_vec3 p = mk_transform_point(xf, V(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z));
+        if (p.z < best.z) {
+            second = best.z;
+            best = p;
+        } else if (p.z < second) {
+            second = p.z;
+        }
+    }
+    *second_z = second;
+    return best;
+}
+
+START_TEST(tilted_box_gives_lowest_corner)
+{
+    /* A box turned about a horizontal axis (not a box axis) has one lowest
+     * corner: one point there, depth pen. The corner comes from brute force. */
+    rng r = {12345};
+    int n = scaled(200);
+    for (int it = 0; it < n; ++it) {
+        mk_vec3 h = V(uni(&r, 0.2, 0.8), uni(&r, 0.2, 0.8), uni(&r, 0.2, 0.8));
+        double th = uni(&r, 0, 2 * PI);
+        mk_vec3 axis = V(cos(th), sin(th), 0);
+        double ang = uni(&r, 0.3, 0.7), pen = uni(&r, 0, 0.03);
+        mk_transform xf = axis_angle(V(0, 0, 0), axis, ang);
+        double second;
+        mk_vec3 low = lowest_corner(h, &xf, &second);
+        if (second - low.z < 0.05)
+            continue; /* an edge or face nearly level: not this test */
+        xf.p = V(uni(&r, -1, 1), uni(&r, -1, 1), -low.z - pen);
+        mk_vec3 expect = V(low.x + xf.p.x, low.y + xf.p.y, -pen);
+        scene s;
+        scene_init(&s, V(0, 0, -1), -pen);
+        mk_shape_box(&s.a, h, 0);
+        s.xa = xf;
+        ground_b(&s, 5);
+        mk_manifold m;
+        ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+        check_common(&m, s.n, 0);
+        ck_assert_int_eq(m.count, 1);
+        ck_assert_double_le_tol(dist(m.points[0].point_a, expect), 0, 1e-9);
+        ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-9);
+        check_on_surfaces(&s, &m, 1e-9);
+    }
+}
+END_TEST
+
+START_TEST(random_tilts_match_brute_force)
+{
+    /* Slightly tilted boxes on the ground with a speculative distance: the
+     * points are exactly the bottom-face corners with height <= spec (brute
+     * force), each with separation = its height. */
+    rng r = {777};
+    const double spec = 0.04;
+    int n = scaled(300);
+    for (int it = 0; it < n; ++it) {
+        mk_vec3 h = V(uni(&r, 0.1, 1), uni(&r, 0.1, 1), uni(&r, 0.1, 1));
+        double th = uni(&r, 0, 2 * PI);
+        /* Level (A's face is the reference) or tilted by at least 0.01 rad, beyond
+         * the A-over-B bias, so B's face is the reference and A's corners exact. */
+        double tilt = it % 5 == 0 ? 0 : uni(&r, 0.01, 0.25);
+        mk_transform xf = axis_angle(V(0, 0, 0), V(cos(th), sin(th), 0), tilt);
+        xf = compose(xf, axis_angle(V(0, 0, 0), V(0, 0, 1), uni(&r, -PI, PI)));
+        double second, pen = uni(&r, 0, 0.03);
+        mk_vec3 low = lowest_corner(h, &xf, &second);
+        xf.p = V(uni(&r, -1, 1), uni(&r, -1, 1), -low.z - pen);
+        scene s;
+        scene_init(&s, V(0, 0, -1), -pen);
+        mk_shape_box(&s.a, h, 0);
+        s.xa = xf;
+        ground_b(&s, 5);
+        mk_manifold m;
+        ck_assert_int_eq(run_scene(&s, 0, spec, &m), MK_OK);
+        check_common(&m, s.n, spec);
+        /* Bottom face: the corners with local z = -h.z (tilt < 45 degrees). */
+        int expected = 0;
+        for (int i = 0; i < 4; ++i) {
+            mk_vec3 p = mk_transform_point(&xf, V(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, -h.z));
+            if (p.z > spec)
+                continue;
+            ++expected;
+            int found = 0;
+            for (int k = 0; k < m.count && !found; ++k)
+                found = dist(m.points[k].point_a, p) < 1e-9 && fabs(m.points[k].separation - p.z) < 1e-9;
+            ck_assert_msg(found, "corner %d (height %g) missing", i, p.z);
+        }
+        ck_assert_int_eq(m.count, expected);
+        check_on_surfaces(&s, &m, 1e-9);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------ curved shapes */
+
+START_TEST(cylinder_on_cap_gives_rim_points)
+{
+    /* A cylinder standing on its cap on the ground, random spin about its axis:
+     * four points on the rim (distance from the axis = radius), depth pen, and
+     * spread out (they span most of the cap). Same on a larger cylinder's cap. */
+    rng r = {4242};
+    int n = scaled(100);
+    for (int it = 0; it < n; ++it) {
+        double rad = uni(&r, 0.2, 0.8), hh = uni(&r, 0.2, 0.8), pen = uni(&r, 0, 0.03);
+        for (int on_cyl = 0; on_cyl < 2; ++on_cyl) {
+            scene s;
+            scene_init(&s, V(0, 0, -1), -pen);
+            mk_shape_cylinder(&s.a, rad, hh, 0);
+            mk_vec3 c = V(uni(&r, -0.1, 0.1), uni(&r, -0.1, 0.1), hh - pen);
+            s.xa = axis_angle(c, V(0, 0, 1), uni(&r, -PI, PI));
+            if (on_cyl) {
+                mk_shape_cylinder(&s.b, 1.5, 0.5, 0);
+                s.xb = axis_angle(V(0, 0, -0.5), V(0, 0, 1), uni(&r, -PI, PI));
+            } else {
+                ground_b(&s, 5);
+            }
+            mk_manifold m;
+            ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+            check_common(&m, s.n, 0);
+            ck_assert_int_eq(m.count, 4);
+            for (int i = 0; i < 4; ++i) {
+                mk_vec3 q = sub(m.points[i].point_a, c);
+                ck_assert_double_eq_tol(sqrt(q.x * q.x + q.y * q.y), rad, 1e-9);
+                ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-9);
+            }
+            /* The quad spans the cap: its diagonal is (nearly) a diameter. */
+            ck_assert_double_ge(dist(m.points[0].point_a, m.points[1].point_a), 2 * rad * 0.98);
+            check_on_surfaces(&s, &m, 1e-9);
+        }
+    }
+}
+END_TEST
+
+START_TEST(cylinder_lying_gives_two)
+{
+    /* A cylinder on its side on the ground: the two ends of its lowest line. */
+    const double rad = 0.3, hh = 0.7, pen = 0.01;
+    scene s;
+    scene_init(&s, V(0, 0, -1), -pen);
+    mk_shape_cylinder(&s.a, rad, hh, 0);
+    s.xa = lying_x(V(0.2, 0.1, rad - pen));
+    ground_b(&s, 5);
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 2);
+    for (int i = 0; i < 2; ++i) {
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-9);
+        ck_assert_double_eq_tol(fabs(m.points[i].point_a.x - 0.2), hh, 1e-9);
+        ck_assert_double_eq_tol(m.points[i].point_a.y, 0.1, 1e-9);
+    }
+    check_on_surfaces(&s, &m, 1e-9);
+
+    /* Two parallel cylinders lying one on the other: two points too. */
+    scene t;
+    scene_init(&t, V(0, 0, 1), -pen);
+    mk_shape_cylinder(&t.a, rad, hh, 0);
+    t.xa = lying_x(V(0, 0, 0));
+    mk_shape_cylinder(&t.b, 0.2, 0.4, 0);
+    t.xb = lying_x(V(0.1, 0, rad + 0.2 - pen));
+    ck_assert_int_eq(run_scene(&t, 0, 0, &m), MK_OK);
+    check_common(&m, t.n, 0);
+    ck_assert_int_eq(m.count, 2);
+    for (int i = 0; i < 2; ++i) {
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-9);
+        ck_assert_double_eq_tol(fabs(m.points[i].point_b.x - 0.1), 0.4, 1e-9);
+    }
+    check_on_surfaces(&t, &m, 1e-9);
+}
+END_TEST
+
+START_TEST(capsule_lying_on_box_gives_two)
+{
+    /* A capsule lying on a box face: two points below its segment ends. Also
+     * tilted beyond the speculative distance: one point, the lower end. */
+    const double rad = 0.25, hh = 0.6, pen = 0.015;
+    scene s;
+    scene_init(&s, V(0, 0, -1), -pen);
+    mk_shape_capsule(&s.a, rad, hh);
+    s.xa = compose(axis_angle(V(-0.3, 0.4, rad - pen), V(0, 0, 1), 0.6),
+                   lying_x(V(0, 0, 0)));
+    ground_b(&s, 5);
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 2);
+    for (int i = 0; i < 2; ++i) {
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-9);
+        ck_assert_double_eq_tol(m.points[i].point_a.z, -pen, 1e-9);
+        mk_vec3 q = inv_point(&s.xa, m.points[i].point_a);
+        ck_assert_double_eq_tol(fabs(q.z), hh, 1e-9);
+    }
+    check_on_surfaces(&s, &m, 1e-9);
+
+    /* Tilted 20 degrees: the lower end only. */
+    s.xa = axis_angle(V(0, 0, 0), V(0, 1, 0), PI / 2 - 0.35);
+    mk_vec3 low_end = mk_transform_point(&s.xa, V(0, 0, -hh));
+    s.xa.p = V(0.1, 0.1, rad - pen - low_end.z);
+    ck_assert_int_eq(run_scene(&s, 0, 0.01, &m), MK_OK);
+    check_common(&m, s.n, 0.01);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-9);
+    check_on_surfaces(&s, &m, 1e-9);
+}
+END_TEST
+
+START_TEST(capsules_parallel_two_crossed_one)
+{
+    const double pen = 0.01;
+    scene s;
+    scene_init(&s, V(0, 0, 1), -pen);
+    mk_shape_capsule(&s.a, 0.2, 0.5);
+    s.xa = lying_x(V(0, 0, 0));
+    mk_shape_capsule(&s.b, 0.1, 0.4);
+    s.xb = lying_x(V(0.3, 0, 0.3 - pen));
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 2);
+    /* Overlap of x in [-0.5, 0.5] and [-0.1, 0.7]: ends at -0.1 and 0.5. */
+    double x0 = fmin(m.points[0].point_a.x, m.points[1].point_a.x);
+    double x1 = fmax(m.points[0].point_a.x, m.points[1].point_a.x);
+    ck_assert_double_eq_tol(x0, -0.1, 1e-9);
+    ck_assert_double_eq_tol(x1, 0.5, 1e-9);
+    for (int i = 0; i < 2; ++i)
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-9);
+    check_on_surfaces(&s, &m, 1e-9);
+
+    /* Crossed at 90 degrees: one point at the crossing. */
+    s.xb = compose(axis_angle(V(0.1, 0.05, 0.3 - pen), V(0, 0, 1), PI / 2),
+                   lying_x(V(0, 0, 0)));
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-9);
+    ck_assert_double_le_tol(dist(m.points[0].point_a, V(0.1, 0, 0.2)), 0, 1e-9);
+    check_on_surfaces(&s, &m, 1e-9);
+}
+END_TEST
+
+START_TEST(sphere_gives_one)
+{
+    /* On a box face, and against a box edge (normal not a face normal). */
+    const double pen = 0.02, rad = 0.3;
+    scene s;
+    scene_init(&s, V(0, 0, -1), -pen);
+    mk_shape_sphere(&s.a, rad);
+    s.xa = at(V(0.7, -0.4, rad - pen));
+    ground_b(&s, 5);
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-12);
+    ck_assert_double_le_tol(dist(m.points[0].point_a, V(0.7, -0.4, -pen)), 0, 1e-12);
+    check_on_surfaces(&s, &m, 1e-12);
+
+    /* Sphere against the edge x = 1, z = 0 of a unit box, along (1, 0, 1)/sqrt2. */
+    scene t;
+    mk_vec3 n = unit(V(-1, 0, -1));
+    scene_init(&t, n, -pen);
+    mk_shape_sphere(&t.a, rad);
+    t.xa = at(add(V(1, 0.2, 0), scl(n, -(rad - pen))));
+    mk_shape_box(&t.b, V(1, 1, 1), 0);
+    t.xb = at(V(0, 0, -1));
+    ck_assert_int_eq(run_scene(&t, 0, 0, &m), MK_OK);
+    check_common(&m, t.n, 0);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-12);
+    ck_assert_double_le_tol(dist(m.points[0].point_b, V(1, 0.2, 0)), 0, 1e-12);
+    check_on_surfaces(&t, &m, 1e-12);
+}
+END_TEST
+
+START_TEST(cone_base_and_side)
+{
+    /* A cone on its base: four rim points. On its side: two points (apex and
+     * the base rim point of the lowest generator). */
+    const double rad = 0.4, hh = 0.5, pen = 0.01;
+    scene s;
+    scene_init(&s, V(0, 0, -1), -pen);
+    mk_shape_cone(&s.a, rad, hh, 0);
+    s.xa = axis_angle(V(0.2, 0.3, hh - pen), V(0, 0, 1), 0.3);
+    ground_b(&s, 5);
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 4);
+    for (int i = 0; i < 4; ++i) {
+        mk_vec3 q = sub(m.points[i].point_a, V(0.2, 0.3, 0));
+        ck_assert_double_eq_tol(sqrt(q.x * q.x + q.y * q.y), rad, 1e-9);
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-9);
+    }
+    /* On its side: the generator from apex (0,0,h) to (r,0,-h) lies on the
+     * ground when the cone is turned by the half-angle plus 90 degrees. */
+    double tilt = atan2(2 * hh, rad); /* angle of the generator to the base */
+    mk_transform xf = axis_angle(V(0, 0, 0), V(0, 1, 0), PI - tilt);
+    mk_vec3 apex = mk_transform_point(&xf, V(0, 0, hh)), rim = mk_transform_point(&xf, V(rad, 0, -hh));
+    ck_assert_double_eq_tol(apex.z, rim.z, 1e-12);
+    xf.p = V(0, 0, -apex.z - pen);
+    s.xa = xf;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 2);
+    for (int i = 0; i < 2; ++i)
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-9);
+    ck_assert_double_eq_tol(dist(m.points[0].point_a, m.points[1].point_a), dist(apex, rim), 1e-9);
+}
+END_TEST
+
+static mk_vec3 user_box_support(const void *data, mk_vec3 d)
+{
+    const mk_vec3 *h = data;
+    return V(d.x >= 0 ? h->x : -h->x, d.y >= 0 ? h->y : -h->y, d.z >= 0 ? h->z : -h->z);
+}
+
+START_TEST(ellipsoid_and_user_give_one)
+{
+    /* Ellipsoid on the ground: one point, its support point along -z. */
+    const double pen = 0.01;
+    scene s;
+    scene_init(&s, V(0, 0, -1), -pen);
+    mk_shape_ellipsoid(&s.a, V(0.5, 0.3, 0.2));
+    s.xa = at(V(0.1, 0.2, 0.2 - pen));
+    ground_b(&s, 5);
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_double_le_tol(dist(m.points[0].point_a, V(0.1, 0.2, -pen)), 0, 1e-12);
+    ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-12);
+
+    /* A user shape (a box behind a callback) gets one point from its support. */
+    static const mk_vec3 h = {0.3, 0.3, 0.3};
+    mk_shape_user(&s.a, user_box_support, &h, V(-0.3, -0.3, -0.3), V(0.3, 0.3, 0.3), 0);
+    s.xa = at(V(0, 0, 0.3 - pen));
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-12);
+}
+END_TEST
+
+/* ------------------------------------------------------------ rounding */
+
+START_TEST(rounded_box_shifts_by_radius)
+{
+    /* A rounded box (core h, radius rr) equals the sharp core box moved along
+     * the normal: point_a moves by rr along the normal, point_b stays, and the
+     * separation drops by rr. */
+    const double rr = 0.1, pen = 0.02;
+    const mk_vec3 h = V(0.4, 0.3, 0.5);
+    mk_transform xf = axis_angle(V(0.1, -0.2, h.z + rr - pen), V(0, 0, 1), 0.4);
+    scene s, t;
+    scene_init(&s, V(0, 0, -1), -pen);
+    mk_shape_box(&s.a, h, rr);
+    s.xa = xf;
+    ground_b(&s, 5);
+    scene_init(&t, V(0, 0, -1), -pen + rr);
+    mk_shape_box(&t.a, h, 0);
+    t.xa = xf;
+    ground_b(&t, 5);
+    mk_manifold m, w;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    ck_assert_int_eq(run_scene(&t, 0, rr, &w), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 4);
+    ck_assert_int_eq(w.count, 4);
+    for (int i = 0; i < 4; ++i) {
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-12);
+        ck_assert_double_eq_tol(w.points[i].separation - rr, m.points[i].separation, 1e-12);
+        ck_assert_double_le_tol(dist(add(w.points[i].point_a, scl(m.normal, rr)), m.points[i].point_a), 0, 1e-12);
+        ck_assert_double_le_tol(dist(w.points[i].point_b, m.points[i].point_b), 0, 1e-12);
+        ck_assert_uint_eq(w.points[i].id, m.points[i].id);
+    }
+    check_on_surfaces(&s, &m, 1e-9);
+
+    /* Rounded on both sides: a rounded box on a rounded ground. */
+    mk_shape_box(&s.b, V(5, 5, 1), 0.05);
+    s.xb = at(V(0, 0, -1.05));
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    ck_assert_int_eq(m.count, 4);
+    for (int i = 0; i < 4; ++i)
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-12);
+    check_on_surfaces(&s, &m, 1e-9);
+}
+END_TEST
+
+/* ------------------------------------------------------------ hulls */
+
+START_TEST(hull_cube_agrees_with_box)
+{
+    /* The same cube as a box and as a hull (either side of the pair) gives the
+     * same points: flat, on an edge, tilted on a corner, random yaw/tilt. */
+    rng r = {31337};
+    cube_hull ch, big;
+    cube_hull_init(&ch, 0.5);
+    cube_hull_init(&big, 2.0);
+    int n = scaled(200);
+    for (int it = 0; it < n; ++it) {
+        double pen = uni(&r, 0, 0.03), th = uni(&r, 0, 2 * PI);
+        int kind = it % 3;
+        double ang = kind == 0 ? uni(&r, 0, 0.1) : (kind == 1 ? PI / 4 : uni(&r, 0.3, 0.6));
+        mk_vec3 axis = kind == 1 ? V(1, 0, 0) : V(cos(th), sin(th), 0);
+        mk_transform xf = axis_angle(V(0, 0, 0), axis, ang);
+        double second;
+        mk_vec3 low = lowest_corner(V(0.5, 0.5, 0.5), &xf, &second);
+        xf.p = V(uni(&r, -1, 1), uni(&r, -1, 1), -low.z - pen);
+        for (int hull_side = 0; hull_side < 2; ++hull_side) {
+            scene s, t;
+            scene_init(&s, V(0, 0, -1), -pen);
+            mk_shape_box(&s.a, V(0.5, 0.5, 0.5), 0);
+            s.xa = xf;
+            ground_b(&s, 5);
+            t = s;
+            if (hull_side == 0) {
+                mk_shape_hull(&t.a, &ch.hull, 0);
+            } else {
+                /* hull cube as the ground */
+                mk_shape_hull(&t.b, &big.hull, 0);
+                mk_shape_box(&s.b, V(2, 2, 2), 0);
+                s.xb = t.xb = at(V(0, 0, -2));
+            }
+            mk_manifold m, w;
+            ck_assert_int_eq(run_scene(&s, 0, 0.01, &m), MK_OK);
+            ck_assert_int_eq(run_scene(&t, 0, 0.01, &w), MK_OK);
+            check_common(&m, s.n, 0.01);
+            check_common(&w, t.n, 0.01);
+            ck_assert_int_ge(w.count, 1);
+            check_same_set(&m, &w, 1e-9);
+            check_on_surfaces(&t, &w, 1e-9);
+        }
+    }
+}
+END_TEST
+
+START_TEST(hull_against_curved)
+{
+    /* A hull cube as the ground for a cylinder cap and a capsule. */
+    cube_hull ch;
+    cube_hull_init(&ch, 1.0);
+    const double pen = 0.01;
+    scene s;
+    scene_init(&s, V(0, 0, -1), -pen);
+    mk_shape_cylinder(&s.a, 0.3, 0.4, 0);
+    s.xa = at(V(0.1, 0, 0.4 - pen));
+    mk_shape_hull(&s.b, &ch.hull, 0);
+    s.xb = at(V(0, 0, -1));
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 4);
+    check_on_surfaces(&s, &m, 1e-9);
+    mk_shape_capsule(&s.a, 0.2, 0.5);
+    s.xa = lying_x(V(0, 0.3, 0.2 - pen));
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 2);
+    check_on_surfaces(&s, &m, 1e-9);
+}
+END_TEST
+
+/* ------------------------------------------------------------ ids, order, symmetry */
+
+/* The canonical scenes used by the id and symmetry tests: every pair type. */
+enum { SC_BOX_FLAT, SC_BOX_EDGE, SC_BOX_CORNER, SC_BOX_OVERHANG, SC_CYL_CAP, SC_CYL_SIDE, SC_CAPSULE_BOX,
+       SC_SPHERE_BOX, SC_CAPSULES, SC_CAPSULES_CROSSED, SC_CONE_BASE, SC_ELLIPSOID, SC_SPHERES,
+       SC_HULL_BOX, SC_CYL_ON_CYL, SC_BOX_EDGE_EDGE, SC_COUNT };
+
+static cube_hull g_cube; /* read-only after init (per forked test) */
+
+static void make_scene(int which, scene *s)
+{
+    const double pen = 0.01;
+    scene_init(s, V(0, 0, -1), -pen);
+    ground_b(s, 5);
+    switch (which) {
+    case SC_BOX_FLAT:
+        mk_shape_box(&s->a, V(0.5, 0.4, 0.3), 0);
+        s->xa = axis_angle(V(0.2, 0.1, 0.3 - pen), V(0, 0, 1), 0.4);
+        break;
+    case SC_BOX_EDGE:
+        mk_shape_box(&s->a, V(0.5, 0.5, 0.5), 0);
+        s->xa = axis_angle(V(0, 0, 0.5 * sqrt(2.0) - pen), V(1, 0, 0), PI / 4);
+        break;
+    case SC_BOX_CORNER: {
+        mk_transform xf = axis_angle(V(0, 0, 0), V(1, 2, 0), 0.5);
+        double second;
+        mk_vec3 low = lowest_corner(V(0.5, 0.4, 0.3), &xf, &second);
+        xf.p = V(0.1, 0, -low.z - pen);
+        mk_shape_box(&s->a, V(0.5, 0.4, 0.3), 0);
+        s->xa = xf;
+        break;
+    }
+    case SC_BOX_OVERHANG: /* hangs over the ground's edge: 4 clipped points */
+        mk_shape_box(&s->a, V(0.5, 0.5, 0.5), 0);
+        s->xa = at(V(5.1, 1.0, 0.5 - pen));
+        break;
+    case SC_CYL_CAP:
+        mk_shape_cylinder(&s->a, 0.4, 0.6, 0);
+        s->xa = axis_angle(V(0.3, 0.2, 0.6 - pen), V(0, 0, 1), 1.1);
+        break;
+    case SC_CYL_SIDE:
+        mk_shape_cylinder(&s->a, 0.3, 0.7, 0);
+        s->xa = compose(axis_angle(V(0, 0.5, 0.3 - pen), V(0, 0, 1), 0.7),
+                        lying_x(V(0, 0, 0)));
+        break;
+    case SC_CAPSULE_BOX:
+        mk_shape_capsule(&s->a, 0.2, 0.6);
+        s->xa = lying_x(V(0.4, -0.3, 0.2 - pen));
+        break;
+    case SC_SPHERE_BOX:
+        mk_shape_sphere(&s->a, 0.5);
+        s->xa = at(V(1, 1, 0.5 - pen));
+        break;
+    case SC_CAPSULES:
+        mk_shape_capsule(&s->a, 0.2, 0.6);
+        s->xa = lying_x(V(0, 0, 0.2 - pen));
+        mk_shape_capsule(&s->b, 0.3, 0.5);
+        s->xb = lying_x(V(0.4, 0, -0.3));
+        break;
+    case SC_CAPSULES_CROSSED:
+        mk_shape_capsule(&s->a, 0.2, 0.6);
+        s->xa = lying_x(V(0.1, 0.1, 0.2 - pen));
+        mk_shape_capsule(&s->b, 0.3, 0.5);
+        s->xb = compose(axis_angle(V(0, 0, -0.3), V(0, 0, 1), 1.2),
+                        lying_x(V(0, 0, 0)));
+        break;
+    case SC_CONE_BASE:
+        mk_shape_cone(&s->a, 0.4, 0.5, 0);
+        s->xa = axis_angle(V(0, 0, 0.5 - pen), V(0, 0, 1), 0.2);
+        break;
+    case SC_ELLIPSOID:
+        mk_shape_ellipsoid(&s->a, V(0.5, 0.3, 0.2));
+        s->xa = at(V(0.1, 0.2, 0.2 - pen));
+        break;
+    case SC_SPHERES:
+        mk_shape_sphere(&s->a, 0.5);
+        s->xa = at(V(0, 0, 0.5 - pen));
+        mk_shape_sphere(&s->b, 0.7);
+        s->xb = at(V(0, 0, -0.7));
+        break;
+    case SC_HULL_BOX:
+        mk_shape_hull(&s->a, &g_cube.hull, 0);
+        s->xa = axis_angle(V(-0.2, 0.3, 0.5 - pen), V(0, 0, 1), 0.25);
+        break;
+    case SC_CYL_ON_CYL:
+        mk_shape_cylinder(&s->a, 0.3, 0.4, 0);
+        s->xa = axis_angle(V(0.1, 0, 0.4 - pen), V(0, 0, 1), 0.5);
+        mk_shape_cylinder(&s->b, 1.0, 0.5, 0);
+        s->xb = at(V(0, 0, -0.5));
+        break;
+    case SC_BOX_EDGE_EDGE: {
+        /* A's lowest edge (along y) crosses B's top ridge (along x): the normal
+         * is vertical but neither box has a horizontal face. */
+        mk_shape_box(&s->a, V(0.5, 0.5, 0.5), 0);
+        s->xa = axis_angle(V(0.05, -0.1, 0.5 * sqrt(2.0) - pen), V(0, 1, 0), PI / 4);
+        mk_shape_box(&s->b, V(0.5, 0.5, 0.5), 0);
+        s->xb = axis_angle(V(0, 0, -0.5 * sqrt(2.0)), V(1, 0, 0), PI / 4);
+        break;
+    }
+    }
+}
+
+static const int expected_count[SC_COUNT] = {4, 2, 1, 4, 4, 2, 2, 1, 2, 1, 4, 1, 1, 4, 4, 1};
+
+START_TEST(every_pair_type_counts_and_normals)
+{
+    cube_hull_init(&g_cube, 0.5);
+    for (int k = 0; k < SC_COUNT; ++k) {
+        scene s;
+        make_scene(k, &s);
+        mk_manifold m;
+        ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+        check_common(&m, s.n, 0);
+        ck_assert_msg(m.count == expected_count[k], "scene %d: %d points, expected %d", k, m.count,
+                      expected_count[k]);
+        for (int i = 0; i < m.count; ++i)
+            ck_assert_msg(fabs(m.points[i].depth - 0.01) < 1e-9, "scene %d point %d depth %g", k, i,
+                          m.points[i].depth);
+        check_on_surfaces(&s, &m, 1e-9);
+    }
+}
+END_TEST
+
+START_TEST(swapping_flips_normal_same_points)
+{
+    cube_hull_init(&g_cube, 0.5);
+    for (int k = 0; k < SC_COUNT; ++k) {
+        scene s;
+        make_scene(k, &s);
+        mk_manifold m, w;
+        ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+        ck_assert_int_eq(run_scene(&s, 1, 0, &w), MK_OK);
+        check_common(&w, scl(s.n, -1), 0);
+        check_same_set_swapped(&m, &w, 1e-9);
+    }
+}
+END_TEST
+
+/* Move A by a tiny rigid motion (1e-6 translation, 1e-6 rad rotation). */
+static void nudge(scene *s, mk_vec3 dir, mk_vec3 axis)
+{
+    mk_transform d = axis_angle(V(0, 0, 0), axis, 1e-6);
+    mk_vec3 c = s->xa.p;
+    s->xa.p = V(0, 0, 0);
+    s->xa = compose(d, s->xa);
+    s->xa.p = add(c, scl(unit(dir), 1e-6));
+}
+
+START_TEST(feature_ids_stable_under_tiny_motion)
+{
+    cube_hull_init(&g_cube, 0.5);
+    rng r = {2024};
+    for (int k = 0; k < SC_COUNT; ++k) {
+        scene s;
+        make_scene(k, &s);
+        mk_manifold m0;
+        ck_assert_int_eq(run_scene(&s, 0, 0, &m0), MK_OK);
+        for (int rep = 0; rep < 8; ++rep) {
+            scene t = s;
+            nudge(&t, rand_unit(&r), rand_unit(&r));
+            mk_manifold m1;
+            ck_assert_int_eq(run_scene(&t, 0, 0, &m1), MK_OK);
+            ck_assert_msg(same_ids(&m0, &m1), "scene %d: ids changed under a tiny motion", k);
+        }
+    }
+}
+END_TEST
+
+START_TEST(deterministic_same_output)
+{
+    cube_hull_init(&g_cube, 0.5);
+    for (int k = 0; k < SC_COUNT; ++k) {
+        scene s;
+        make_scene(k, &s);
+        mk_manifold m, w;
+        memset(&m, 0xAB, sizeof m);
+        memset(&w, 0xCD, sizeof w);
+        run_scene(&s, 0, 0.02, &m);
+        run_scene(&s, 0, 0.02, &w);
+        ck_assert_int_eq(m.count, w.count);
+        ck_assert_mem_eq(&m.normal, &w.normal, sizeof m.normal);
+        for (int i = 0; i < m.count; ++i) {
+            const mk_manifold_point *a = &m.points[i], *b = &w.points[i];
+            ck_assert_mem_eq(&a->point_a, &b->point_a, sizeof a->point_a);
+            ck_assert_mem_eq(&a->point_b, &b->point_b, sizeof a->point_b);
+            ck_assert_mem_eq(&a->position, &b->position, sizeof a->position);
+            ck_assert_mem_eq(&a->separation, &b->separation, sizeof a->separation);
+            ck_assert_uint_eq(a->id, b->id);
+        }
+    }
+}
+END_TEST
+
+
+START_TEST(tilted_cap_keeps_exact_deepest_point)
+{
+    /* A cylinder standing on its cap, tilted 0.05 rad (still a ring): the
+     * exact lowest rim point is a candidate, not only the nearest of the 16
+     * ring samples (up to 3.8e-4 too shallow here). The reduction may prefer a
+     * point within its depth tie (1e-4 x the smaller shape's size, 4e-5 here)
+     * for id stability, so that is the tolerance. */
+    rng r = {99};
+    int n = scaled(100);
+    for (int it = 0; it < n; ++it) {
+        const double rad = 0.4, hh = 0.3, pen = 0.01;
+        double az = uni(&r, 0, 2 * PI);
+        mk_transform xf = axis_angle(V(0, 0, 0), V(cos(az), sin(az), 0), 0.05);
+        /* Lowest rim point: the bottom cap circle's point farthest down. */
+        mk_vec3 down = mk_rotate_inv(&xf.R, V(0, 0, -1));
+        double l = sqrt(down.x * down.x + down.y * down.y);
+        mk_vec3 low = mk_transform_point(&xf, V(rad * down.x / l, rad * down.y / l, -hh));
+        xf.p = V(uni(&r, -1, 1), uni(&r, -1, 1), -low.z - pen);
+        scene s;
+        scene_init(&s, V(0, 0, -1), -pen);
+        mk_shape_cylinder(&s.a, rad, hh, 0);
+        s.xa = xf;
+        ground_b(&s, 5);
+        mk_manifold m;
+        ck_assert_int_eq(run_scene(&s, 0, 0.02, &m), MK_OK);
+        check_common(&m, s.n, 0.02);
+        ck_assert_int_ge(m.count, 2);
+        double deepest = -1;
+        for (int i = 0; i < m.count; ++i)
+            deepest = fmax(deepest, m.points[i].depth);
+        ck_assert_double_eq_tol(deepest, pen, 1e-4 * 0.4 + 1e-12);
+        if (m.points[0].depth > pen - 1e-12)
+            ck_assert_double_le_tol(dist(m.points[0].point_a, add(low, xf.p)), 0, 1e-9);
+        check_on_surfaces(&s, &m, 1e-9);
+    }
+}
+END_TEST
+
+START_TEST(reference_face_prefers_a_on_ties)
+{
+    /* Equally aligned faces: A's face is the reference in both argument orders
+     * (id bit 31 clear). B's face clearly better aligned (A tilted 0.05 rad):
+     * B's face is the reference (bit 31 set), in both orders too. */
+    for (int tilted = 0; tilted < 2; ++tilted) {
+        for (int swap = 0; swap < 2; ++swap) {
+            scene s;
+            make_scene(SC_BOX_FLAT, &s);
+            if (tilted) {
+                mk_transform xf = axis_angle(V(0, 0, 0), V(1, 0, 0), 0.05);
+                double second;
+                mk_vec3 low = lowest_corner(V(0.5, 0.4, 0.3), &xf, &second);
+                xf.p = V(0, 0, -low.z - 0.01);
+                s.xa = xf;
+            }
+            mk_manifold m;
+            ck_assert_int_eq(run_scene(&s, swap, 0.1, &m), MK_OK);
+            ck_assert_int_ge(m.count, 1);
+            /* the ground's face is the reference when tilted: it is B unswapped */
+            int expect_flip = tilted ? !swap : 0;
+            for (int i = 0; i < m.count; ++i)
+                ck_assert_msg((int)(m.points[i].id >> 31) == expect_flip, "tilted %d swap %d id %08x", tilted, swap,
+                              m.points[i].id);
+        }
+    }
+}
+END_TEST
+
+
+/* ------------------------------------------------------------ independent oracles */
+
+/* Tolerance on the deepest point: the reduction may keep a point within its
+ * depth tie (1e-4 x the smaller shape's size) for id stability, and a face
+ * contact may differ from the caller's depth by 1e-5 x size. */
+static double depth_tol(const mk_shape *a, const mk_shape *b)
+{
+    mk_vec3 lo, hi;
+    mk_shape_local_aabb(a, &lo, &hi);
+    double ea = 0.5 * fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
+    mk_shape_local_aabb(b, &lo, &hi);
+    double eb = 0.5 * fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
+    return 1.1e-4 * fmin(ea, eb) + 1e-9;
+}
+
+static mk_vec3 column(const mk_transform *x, int i) { return V(x->R.m[0][i], x->R.m[1][i], x->R.m[2][i]); }
+static mk_vec3 cross(mk_vec3 a, mk_vec3 b) { return V(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
+
+/* Penetration depth and normal (A to B) of two boxes by the separating axis
+ * theorem: the smallest overlap over the 15 face and edge-edge axes. */
+static double sat_boxes(const mk_transform *a, mk_vec3 ha, const mk_transform *b, mk_vec3 hb, mk_vec3 *n_out)
+{
+    mk_vec3 ax[15];
+    int k = 0;
+    for (int i = 0; i < 3; ++i)
+        ax[k++] = column(a, i);
+    for (int i = 0; i < 3; ++i)
+        ax[k++] = column(b, i);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            ax[k++] = cross(column(a, i), column(b, j));
+    double hav[3] = {ha.x, ha.y, ha.z}, hbv[3] = {hb.x, hb.y, hb.z}, best = 1e300;
+    mk_vec3 d = sub(b->p, a->p);
+    for (int i = 0; i < 15; ++i) {
+        double l = len(ax[i]);
+        if (l < 1e-6)
+            continue;
+        mk_vec3 n = scl(ax[i], 1 / l);
+        double c = dot(d, n);
+        if (c < 0) {
+            n = scl(n, -1);
+            c = -c;
+        }
+        double ra = 0, rb = 0;
+        for (int j = 0; j < 3; ++j) {
+            ra += fabs(dot(column(a, j), n)) * hav[j];
+            rb += fabs(dot(column(b, j), n)) * hbv[j];
+        }
+        if (ra + rb - c < best) {
+            best = ra + rb - c;
+            *n_out = n;
+        }
+    }
+    return best;
+}
+
+START_TEST(overlapping_boxes_match_sat_oracle)
+{
+    /* Random overlapping boxes (any orientation, and nearly aligned ones as in
+     * stacks), normal and depth from SAT: the deepest point matches the SAT
+     * depth, no point is deeper, every pair lies on the two surfaces. */
+    rng r = {0x5A7};
+    int n = scaled(4000), done = 0;
+    for (int it = 0; it < 20 * n && done < n; ++it) {
+        mk_vec3 ha = V(uni(&r, 0.1, 0.6), uni(&r, 0.1, 0.6), uni(&r, 0.1, 0.6));
+        mk_vec3 hb = V(uni(&r, 0.1, 0.6), uni(&r, 0.1, 0.6), uni(&r, 0.1, 0.6));
+        mk_transform xa = axis_angle(V(0, 0, 0), rand_unit(&r), uni(&r, 0, 2 * PI));
+        mk_transform xb = it % 2 ? axis_angle(V(0, 0, 0), rand_unit(&r), uni(&r, 0, 2 * PI))
+                                 : compose(xa, axis_angle(V(0, 0, 0), rand_unit(&r), uni(&r, 0, 0.02)));
+        xb.p = V(uni(&r, -1, 1), uni(&r, -1, 1), uni(&r, -1, 1));
+        mk_vec3 nrm;
+        double depth = sat_boxes(&xa, ha, &xb, hb, &nrm);
+        if (depth <= 1e-4 || depth > 0.2)
+            continue;
+        ++done;
+        mk_shape a, b;
+        mk_shape_box(&a, ha, 0);
+        mk_shape_box(&b, hb, 0);
+        mk_pair p = {&a, xa, &b, xb};
+        mk_manifold_settings st = {0.02};
+        mk_manifold m;
+        ck_assert_int_eq(mk_contact_manifold(&p, nrm, -depth, &st, &m), MK_OK);
+        check_common(&m, nrm, 0.02);
+        ck_assert_int_ge(m.count, 1);
+        double tol = depth_tol(&a, &b), deepest = -1e300;
+        for (int i = 0; i < m.count; ++i) {
+            deepest = fmax(deepest, m.points[i].depth);
+            ck_assert_double_le(m.points[i].depth, depth + tol);
+            ck_assert(pair_on_shapes(&a, &xa, &b, &xb, &m, i, 1e-9));
+        }
+        ck_assert_double_eq_tol(deepest, depth, tol);
+    }
+    ck_assert_int_eq(done, n);
+}
+END_TEST
+
+START_TEST(separated_pairs_match_gjk)
+{
+    /* Every shape type against every other, separated, with GJK's normal and
+     * distance: the smallest separation is the distance, none is smaller, and
+     * the pairs lie on the shapes (where an exact oracle exists). */
+    rng r = {0xD15};
+    cube_hull ch;
+    cube_hull_init(&ch, 0.35);
+    mk_shape sh[9];
+    mk_shape_sphere(&sh[0], 0.3);
+    mk_shape_box(&sh[1], V(0.3, 0.5, 0.2), 0);
+    mk_shape_box(&sh[2], V(0.3, 0.3, 0.3), 0.05);
+    mk_shape_capsule(&sh[3], 0.2, 0.4);
+    mk_shape_cylinder(&sh[4], 0.3, 0.4, 0);
+    mk_shape_cone(&sh[5], 0.3, 0.4, 0);
+    mk_shape_ellipsoid(&sh[6], V(0.4, 0.2, 0.3));
+    mk_shape_cylinder(&sh[7], 0.5, 0.1, 0);
+    mk_shape_hull(&sh[8], &ch.hull, 0.02);
+    mk_gjk_settings gs = mk_gjk_default_settings();
+    gs.tolerance = 1e-14;
+    gs.max_iterations = 1000;
+    int n = scaled(8000), done = 0;
+    for (int it = 0; it < 20 * n && done < n; ++it) {
+        const mk_shape *a = &sh[it % 9], *b = &sh[(it / 9) % 9];
+        mk_pair p = {a, axis_angle(V(0, 0, 0), rand_unit(&r), uni(&r, 0, 2 * PI)), b,
+                     axis_angle(V(uni(&r, -1, 1), uni(&r, -1, 1), uni(&r, -1, 1)), rand_unit(&r), uni(&r, 0, 2 * PI))};
+        mk_gjk_result g;
+        if (mk_gjk_distance(&p, &gs, NULL, &g) != MK_GJK_SEPARATED || g.distance < 1e-3 || g.distance > 0.3)
+            continue;
+        ++done;
+        mk_manifold_settings st = {g.distance + 0.05};
+        mk_manifold m;
+        ck_assert_int_eq(mk_contact_manifold(&p, g.normal, g.distance, &st, &m), MK_OK);
+        check_common(&m, g.normal, st.speculative_distance);
+        ck_assert_int_ge(m.count, 1);
+        /* GJK's normal is good to ~1e-5 rad at this tolerance: single-point
+         * positions follow it (times r / sin(angle) for a rim point seen nearly
+         * along its axis), separations far less. */
+        double tol = depth_tol(a, b) + 1e-7, smallest = 1e300;
+        for (int i = 0; i < m.count; ++i) {
+            smallest = fmin(smallest, m.points[i].separation);
+            ck_assert_double_ge(m.points[i].separation, g.distance - tol);
+            ck_assert_msg(pair_on_shapes(a, &p.xf_a, b, &p.xf_b, &m, i, 1e-4), "types %d %d: off the shapes", a->type,
+                          b->type);
+        }
+        ck_assert_msg(fabs(smallest - g.distance) <= tol, "types %d %d: smallest %.9g distance %.9g", a->type, b->type,
+                      smallest, g.distance);
+    }
+    ck_assert_int_eq(done, n);
+}
+END_TEST
+
+/* ------------------------------------------------------------ speculative distance, bad input */
+
+START_TEST(speculative_distance)
+{
+    /* 0.03 apart: nothing by default, four speculative points with 0.05. */
+    scene s;
+    scene_init(&s, V(0, 0, -1), 0.03);
+    mk_shape_box(&s.a, V(0.5, 0.5, 0.5), 0);
+    s.xa = at(V(0, 0, 0.53));
+    ground_b(&s, 5);
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    ck_assert_int_eq(m.count, 0);
+    ck_assert_int_eq(run_scene(&s, 0, 0.05, &m), MK_OK);
+    check_common(&m, s.n, 0.05);
+    ck_assert_int_eq(m.count, 4);
+    for (int i = 0; i < 4; ++i)
+        ck_assert_double_eq_tol(m.points[i].separation, 0.03, 1e-12);
+    /* Exactly touching: kept with the default. */
+    s.xa = at(V(0, 0, 0.5));
+    s.sd = 0;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    ck_assert_int_eq(m.count, 4);
+}
+END_TEST
+
+START_TEST(reduction_keeps_deepest_and_area)
+{
+    /* A box turned 45 degrees over a smaller box face: the overlap is an
+     * octagon (8 clipped points), reduced to 4 that include the deepest point
+     * and span a large part of the overlap. A slight tilt makes one side deeper. */
+    mk_transform xf = axis_angle(V(0, 0, 0), V(0, 0, 1), PI / 4);
+    xf = compose(axis_angle(V(0, 0, 0), V(1, 0, 0), 0.01), xf);
+    /* Height of A's bottom plane over (x, y), A placed with its centre at z = 0. */
+    mk_vec3 nrm = mk_rotate(&xf.R, V(0, 0, -1)), pt = mk_transform_point(&xf, V(0, 0, -0.3));
+    /* The deepest overlap point is an octagon vertex, on the boundary of B's
+     * square inside A's footprint: brute force along that boundary. */
+    double lowest = 1e300;
+    for (int e = 0; e < 4; ++e)
+        for (int i = 0; i <= 200000; ++i) {
+            double t = -0.45 + 0.9 * i / 200000;
+            double x = e == 0 ? t : (e == 1 ? t : (e == 2 ? -0.45 : 0.45));
+            double y = e == 0 ? -0.45 : (e == 1 ? 0.45 : t);
+            double z = pt.z - (nrm.x * (x - pt.x) + nrm.y * (y - pt.y)) / nrm.z;
+            mk_vec3 q = mk_rotate_inv(&xf.R, V(x, y, z));
+            if (fabs(q.x) <= 0.5 && fabs(q.y) <= 0.5)
+                lowest = fmin(lowest, z);
+        }
+    const double pen = 0.02;
+    xf.p = V(0, 0, -lowest - pen);
+    scene s;
+    scene_init(&s, V(0, 0, -1), -pen);
+    mk_shape_box(&s.a, V(0.5, 0.5, 0.3), 0);
+    s.xa = xf;
+    mk_shape_box(&s.b, V(0.45, 0.45, 1), 0);
+    s.xb = at(V(0, 0, -1));
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0.05, &m), MK_OK);
+    check_common(&m, s.n, 0.05);
+    ck_assert_int_eq(m.count, 4);
+    ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-6);
+    for (int i = 1; i < 4; ++i)
+        ck_assert_double_le(m.points[i].depth, m.points[0].depth + 1e-12);
+    /* Quad area against the octagon's (exact for the untilted case: square
+     * 0.9^2 minus 4 corners cut by the 45-degree square). The best quad on the
+     * octagon's vertices covers 73% of it. */
+    double area = 0;
+    mk_vec3 p[4] = {m.points[0].position, m.points[2].position, m.points[1].position, m.points[3].position};
+    for (int i = 0; i < 4; ++i)
+        area += 0.5 * (p[i].x * p[(i + 1) % 4].y - p[(i + 1) % 4].x * p[i].y);
+    double cut = 0.45 + 0.45 - 0.5 * sqrt(2.0);
+    double octagon = 0.81 - 4 * 0.5 * cut * cut;
+    ck_assert_double_ge(fabs(area), 0.7 * octagon);
+    check_on_surfaces(&s, &m, 1e-9);
+}
+END_TEST
+
+START_TEST(invalid_input)
+{
+    scene s;
+    make_scene(SC_BOX_FLAT, &s);
+    mk_pair p = {&s.a, s.xa, &s.b, s.xb};
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(NULL, V(0, 0, -1), -0.01, NULL, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(m.count, 0);
+    ck_assert_int_eq(mk_contact_manifold(&p, V(0, 0, -1), -0.01, NULL, NULL), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_contact_manifold(&p, V(0, 0, 0), -0.01, NULL, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(m.count, 0);
+    ck_assert(mk_vec3_is_finite(m.normal));
+    ck_assert_int_eq(mk_contact_manifold(&p, V(NAN, 0, 1), -0.01, NULL, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_contact_manifold(&p, V(0, 0, -1), NAN, NULL, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_contact_manifold(&p, V(0, 0, -1), INFINITY, NULL, &m), MK_INVALID_INPUT);
+    mk_manifold_settings st = {NAN};
+    ck_assert_int_eq(mk_contact_manifold(&p, V(0, 0, -1), -0.01, &st, &m), MK_INVALID_INPUT);
+    mk_pair q = p;
+    q.xf_a.R.m[0][0] = 2;
+    ck_assert_int_eq(mk_contact_manifold(&q, V(0, 0, -1), -0.01, NULL, &m), MK_INVALID_INPUT);
+    mk_shape bad = s.a;
+    bad.u.box.half_extents.x = -1;
+    q = p;
+    q.a = &bad;
+    ck_assert_int_eq(mk_contact_manifold(&q, V(0, 0, -1), -0.01, NULL, &m), MK_INVALID_SIZE);
+    ck_assert_int_eq(m.count, 0);
+    /* A non-unit normal is normalised. */
+    ck_assert_int_eq(mk_contact_manifold(&p, V(0, 0, -7), -0.01, NULL, &m), MK_OK);
+    ck_assert_int_eq(m.count, 4);
+}
+END_TEST
+
+static mk_vec3 nan_support(const void *data, mk_vec3 d)
+{
+    (void)data;
+    (void)d;
+    return V(NAN, 0, 0);
+}
+
+START_TEST(random_pairs_finite_and_bounded)
+{
+    /* Every shape type against every other, random poses, random (even wrong)
+     * normals and distances: MK_OK, count <= 4, every output finite, the common
+     * invariants hold. A user shape returning NaN is rejected. */
+    rng r = {0xC0FFEE};
+    cube_hull ch;
+    cube_hull_init(&ch, 0.4);
+    static const mk_vec3 uh = {0.3, 0.2, 0.25};
+    mk_shape shapes[10];
+    mk_shape_sphere(&shapes[0], 0.3);
+    mk_shape_box(&shapes[1], V(0.3, 0.5, 0.2), 0);
+    mk_shape_box(&shapes[2], V(0.3, 0.3, 0.3), 0.05);
+    mk_shape_capsule(&shapes[3], 0.2, 0.4);
+    mk_shape_cylinder(&shapes[4], 0.3, 0.4, 0);
+    mk_shape_cone(&shapes[5], 0.3, 0.4, 0.02);
+    mk_shape_ellipsoid(&shapes[6], V(0.4, 0.2, 0.3));
+    mk_shape_hull(&shapes[7], &ch.hull, 0);
+    mk_shape_user(&shapes[8], user_box_support, &uh, scl(uh, -1), uh, 0.01);
+    mk_shape_cylinder(&shapes[9], 0.5, 0.1, 0.03);
+    int n = scaled(3000);
+    for (int it = 0; it < n; ++it) {
+        const mk_shape *a = &shapes[it % 10], *b = &shapes[(it / 10) % 10];
+        mk_pair p = {a, axis_angle(V(uni(&r, -1, 1), uni(&r, -1, 1), uni(&r, -1, 1)), rand_unit(&r), uni(&r, 0, 7)),
+                     b, axis_angle(V(uni(&r, -1, 1), uni(&r, -1, 1), uni(&r, -1, 1)), rand_unit(&r), uni(&r, 0, 7))};
+        /* Half the time a sensible normal (centre to centre), otherwise random;
+         * sometimes exactly a world axis, to hit face-aligned paths. */
+        mk_vec3 nrm = it % 2 ? rand_unit(&r) : unit(sub(add(p.xf_b.p, V(1e-3, 0, 0)), p.xf_a.p));
+        if (it % 7 == 0)
+            nrm = V(0, 0, it % 14 ? 1 : -1);
+        mk_manifold_settings st = {uni(&r, 0, 0.1)};
+        mk_manifold m;
+        double sd = uni(&r, -0.5, 0.1);
+        ck_assert_int_eq(mk_contact_manifold(&p, nrm, sd, &st, &m), MK_OK);
+        /* The separation bound is not checked: a made-up signed distance can be
+         * below the speculative distance while the supports say otherwise, and
+         * the one guaranteed point then keeps its true separation. */
+        check_common(&m, nrm, 1e300);
+        if (sd <= st.speculative_distance)
+            ck_assert_int_ge(m.count, 1);
+        else
+            ck_assert_int_eq(m.count, 0);
+    }
+    mk_shape un;
+    mk_shape_user(&un, nan_support, NULL, V(-1, -1, -1), V(1, 1, 1), 0);
+    mk_pair p = {&un, mk_transform_identity(), &shapes[1], at(V(0, 0, 1))};
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, V(0, 0, 1), -0.1, NULL, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(m.count, 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ suite */
+
+static Suite *manifold_suite(void)
+{
+    Suite *s = suite_create("manifold");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, box_resting_on_box_gives_four);
+    tcase_add_test(t, box_on_box_edge_gives_two);
+    tcase_add_test(t, tilted_box_gives_lowest_corner);
+    tcase_add_test(t, random_tilts_match_brute_force);
+    tcase_add_test(t, cylinder_on_cap_gives_rim_points);
+    tcase_add_test(t, cylinder_lying_gives_two);
+    tcase_add_test(t, capsule_lying_on_box_gives_two);
+    tcase_add_test(t, capsules_parallel_two_crossed_one);
+    tcase_add_test(t, sphere_gives_one);
+    tcase_add_test(t, cone_base_and_side);
+    tcase_add_test(t, ellipsoid_and_user_give_one);
+    tcase_add_test(t, rounded_box_shifts_by_radius);
+    tcase_add_test(t, hull_cube_agrees_with_box);
+    tcase_add_test(t, hull_against_curved);
+    tcase_add_test(t, every_pair_type_counts_and_normals);
+    tcase_add_test(t, swapping_flips_normal_same_points);
+    tcase_add_test(t, feature_ids_stable_under_tiny_motion);
+    tcase_add_test(t, deterministic_same_output);
+    tcase_add_test(t, tilted_cap_keeps_exact_deepest_point);
+    tcase_add_test(t, reference_face_prefers_a_on_ties);
+    tcase_add_test(t, speculative_distance);
+    tcase_add_test(t, reduction_keeps_deepest_and_area);
+    tcase_add_test(t, invalid_input);
+    tcase_add_test(t, random_pairs_finite_and_bounded);
+    tcase_add_test(t, overlapping_boxes_match_sat_oracle);
+    tcase_add_test(t, separated_pairs_match_gjk);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(manifold_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
