@@ -849,6 +849,126 @@ START_TEST(hull_against_curved)
 }
 END_TEST
 
+
+/* Hexagonal prism (circumradius R, half-height h) as a hand-built hull:
+ * bottom vertices 0-5, top 6-11, faces CCW from outside. */
+typedef struct prism_hull {
+    mk_vec3 v[12];
+    int adj_start[13], adj[36];
+    int face_start[9], face_vertices[36];
+    mk_vec3 normals[8];
+    mk_real offsets[8];
+    mk_hull hull;
+} prism_hull;
+
+static void prism_hull_init(prism_hull *c, double R, double h)
+{
+    for (int k = 0; k < 6; ++k) {
+        double a = k * PI / 3;
+        c->v[k] = V(R * cos(a), R * sin(a), -h);
+        c->v[k + 6] = V(R * cos(a), R * sin(a), h);
+        for (int top = 0; top < 2; ++top) {
+            int i = k + 6 * top;
+            c->adj_start[i] = 3 * i;
+            c->adj[3 * i] = (k + 1) % 6 + 6 * top;
+            c->adj[3 * i + 1] = (k + 5) % 6 + 6 * top;
+            c->adj[3 * i + 2] = top ? k : k + 6;
+        }
+    }
+    c->adj_start[12] = 36;
+    int m = 0, f = 0;
+    c->face_start[f] = m; /* top */
+    for (int k = 0; k < 6; ++k)
+        c->face_vertices[m++] = 6 + k;
+    c->normals[f] = V(0, 0, 1);
+    c->offsets[f++] = h;
+    c->face_start[f] = m; /* bottom */
+    for (int k = 0; k < 6; ++k)
+        c->face_vertices[m++] = (6 - k) % 6;
+    c->normals[f] = V(0, 0, -1);
+    c->offsets[f++] = h;
+    for (int k = 0; k < 6; ++k) {
+        c->face_start[f] = m;
+        c->face_vertices[m++] = k;
+        c->face_vertices[m++] = (k + 1) % 6;
+        c->face_vertices[m++] = (k + 1) % 6 + 6;
+        c->face_vertices[m++] = k + 6;
+        double a = k * PI / 3 + PI / 6;
+        c->normals[f] = V(cos(a), sin(a), 0);
+        c->offsets[f++] = R * cos(PI / 6);
+    }
+    c->face_start[f] = m;
+    mk_hull *hu = &c->hull;
+    memset(hu, 0, sizeof *hu);
+    hu->num_vertices = 12;
+    hu->num_faces = 8;
+    hu->vertices = c->v;
+    hu->adj_start = c->adj_start;
+    hu->adj = c->adj;
+    hu->face_start = c->face_start;
+    hu->face_vertices = c->face_vertices;
+    hu->face_normals = c->normals;
+    hu->face_offsets = c->offsets;
+    hu->aabb_min = V(-R, -R * cos(PI / 6), -h);
+    hu->aabb_max = V(R, R * cos(PI / 6), h);
+    hu->inradius = fmin(R * cos(PI / 6), h);
+}
+
+/* Largest face-plane distance: 0 on the surface of a (sharp) hull. */
+static double hull_plane_distance(const mk_hull *h, const mk_transform *xf, mk_vec3 p)
+{
+    mk_vec3 q = inv_point(xf, p);
+    double m = -1e300;
+    for (int f = 0; f < h->num_faces; ++f)
+        m = fmax(m, dot(h->face_normals[f], q) - h->face_offsets[f]);
+    return m;
+}
+
+START_TEST(hull_prism_faces)
+{
+    /* A hexagonal prism standing on the ground: 6 bottom vertices reduced to
+     * 4, all at depth pen, the first two a diameter apart. Then a prism on a
+     * prism turned 30 degrees: a 12-point overlap reduced to 4, all at depth
+     * pen and on both hulls. */
+    prism_hull pr;
+    prism_hull_init(&pr, 0.4, 0.25);
+    const double pen = 0.01;
+    scene s;
+    scene_init(&s, V(0, 0, -1), -pen);
+    mk_shape_hull(&s.a, &pr.hull, 0);
+    s.xa = axis_angle(V(0.3, -0.1, 0.25 - pen), V(0, 0, 1), 0.2);
+    ground_b(&s, 5);
+    mk_manifold m;
+    ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
+    check_common(&m, s.n, 0);
+    ck_assert_int_eq(m.count, 4);
+    for (int i = 0; i < 4; ++i) {
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-12);
+        mk_vec3 q = inv_point(&s.xa, m.points[i].point_a);
+        ck_assert_double_eq_tol(sqrt(q.x * q.x + q.y * q.y), 0.4, 1e-9);
+        ck_assert_double_eq_tol(q.z, -0.25, 1e-9);
+    }
+    ck_assert_double_eq_tol(dist(m.points[0].point_a, m.points[1].point_a), 0.8, 1e-9);
+
+    scene t;
+    scene_init(&t, V(0, 0, -1), -pen);
+    mk_shape_hull(&t.a, &pr.hull, 0);
+    t.xa = axis_angle(V(0, 0, 0.25 - pen), V(0, 0, 1), PI / 6);
+    mk_shape_hull(&t.b, &pr.hull, 0);
+    t.xb = at(V(0, 0, -0.25));
+    for (int swap = 0; swap < 2; ++swap) {
+        ck_assert_int_eq(run_scene(&t, swap, 0, &m), MK_OK);
+        ck_assert_int_eq(m.count, 4);
+        for (int i = 0; i < 4; ++i) {
+            ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-12);
+            const mk_transform *xa = swap ? &t.xb : &t.xa, *xb = swap ? &t.xa : &t.xb;
+            ck_assert_double_le_tol(fabs(hull_plane_distance(&pr.hull, xa, m.points[i].point_a)), 0, 1e-9);
+            ck_assert_double_le_tol(fabs(hull_plane_distance(&pr.hull, xb, m.points[i].point_b)), 0, 1e-9);
+        }
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ ids, order, symmetry */
 
 /* The canonical scenes used by the id and symmetry tests: every pair type. */
@@ -1448,6 +1568,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, rounded_box_shifts_by_radius);
     tcase_add_test(t, hull_cube_agrees_with_box);
     tcase_add_test(t, hull_against_curved);
+    tcase_add_test(t, hull_prism_faces);
     tcase_add_test(t, every_pair_type_counts_and_normals);
     tcase_add_test(t, swapping_flips_normal_same_points);
     tcase_add_test(t, feature_ids_stable_under_tiny_motion);
