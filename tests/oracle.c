@@ -487,7 +487,7 @@ double or_point_shape(const mk_shape *s, const mk_transform *xf, mk_vec3 p, mk_v
     or_poly *hp = NULL;
     if (s->type == MK_SHAPE_HULL) {
         hp = or_poly_new();
-        or_poly_from_hull(hp, s->u.hull.hull, 0);
+        or_poly_from_hull(hp, s->u.hull.hull, 0, NULL);
     }
     mk_vec3 q = m3_tmul(&xf->R, v3_sub(p, xf->p)), c;
     double d = point_shape_local(s, hp, q, &c);
@@ -789,12 +789,19 @@ int or_poly_from_points(or_poly *out, const mk_vec3 *pts, int n)
     return ok;
 }
 
-int or_poly_from_hull(or_poly *out, const mk_hull *h, int verify)
+#define FAIL_WHY(msg)                                                                                              \
+    do {                                                                                                           \
+        if (why)                                                                                                   \
+            *why = (msg);                                                                                          \
+        return 0;                                                                                                  \
+    } while (0)
+
+int or_poly_from_hull(or_poly *out, const mk_hull *h, int verify, const char **why)
 {
     out->nv = out->nf = out->ne = 0;
     out->face_start[0] = 0;
     if (!h || h->num_vertices > OR_POLY_MAX_V || h->num_faces > OR_POLY_MAX_F)
-        return 0;
+        FAIL_WHY("missing or too large for the oracle");
     out->nv = h->num_vertices;
     for (int i = 0; i < h->num_vertices; ++i)
         out->v[i] = h->vertices[i];
@@ -806,7 +813,7 @@ int or_poly_from_hull(or_poly *out, const mk_hull *h, int verify)
             ok = h->face_vertices[i] >= 0 && h->face_vertices[i] < h->num_vertices;
     }
     if (!ok)
-        return 0;
+        FAIL_WHY("face with fewer than 3 vertices or a bad vertex index");
     if (!verify) {
         poly_planes(out);
         /* Edges are only needed by the pair oracles; build them quietly. */
@@ -817,9 +824,11 @@ int or_poly_from_hull(or_poly *out, const mk_hull *h, int verify)
     mk_vec3 c = poly_centroid(out);
     for (int f = 0; f < out->nf; ++f)
         if (v3_dot(newell(out, f), v3_sub(out->v[out->face_idx[out->face_start[f]]], c)) <= 0)
-            return 0;
-    if (!poly_finish(out) || out->nv - out->ne + out->nf != 2)
-        return 0;
+            FAIL_WHY("face not counter-clockwise seen from outside");
+    if (!poly_finish(out))
+        FAIL_WHY("an edge without exactly two faces");
+    if (out->nv - out->ne + out->nf != 2)
+        FAIL_WHY("Euler characteristic not 2 (unused vertices?)");
     double scale = 0;
     for (int i = 0; i < out->nv; ++i)
         if (v3_len(v3_sub(out->v[i], c)) > scale)
@@ -833,16 +842,18 @@ int or_poly_from_hull(or_poly *out, const mk_hull *h, int verify)
             mk_vec3 b = out->v[out->face_idx[i + 1 < e ? i + 1 : s]];
             mk_vec3 d = out->v[out->face_idx[i + 2 < e ? i + 2 : s + (i + 2 - e)]];
             if (fabs(v3_dot(out->fn[f], a) - out->fd[f]) > eps)
-                return 0;
+                FAIL_WHY("non-planar face");
             if (v3_dot(v3_cross(v3_sub(b, a), v3_sub(d, b)), out->fn[f]) < -eps * scale)
-                return 0;
+                FAIL_WHY("non-convex face");
         }
         for (int i = 0; i < out->nv; ++i)
             if (v3_dot(out->fn[f], out->v[i]) > out->fd[f] + eps)
-                return 0;
+                FAIL_WHY("a vertex above a face plane");
     }
     return 1;
 }
+
+#undef FAIL_WHY
 
 static void poly_reset(or_poly *p)
 {
@@ -1196,7 +1207,7 @@ int or_shape_core_poly(const mk_shape *s, const mk_transform *xf, or_poly *out)
         return 1;
     }
     case MK_SHAPE_HULL:
-        or_poly_from_hull(out, s->u.hull.hull, 0);
+        or_poly_from_hull(out, s->u.hull.hull, 0, NULL);
         for (int i = 0; i < out->nv; ++i)
             out->v[i] = xf_apply(xf, out->v[i]);
         poly_planes(out);
@@ -1265,11 +1276,11 @@ or_bracket or_bracket_distance(const mk_shape *a, const mk_transform *xa, const 
     or_poly *ha = NULL, *hb = NULL;
     if (a->type == MK_SHAPE_HULL) {
         ha = or_poly_new();
-        or_poly_from_hull(ha, a->u.hull.hull, 0);
+        or_poly_from_hull(ha, a->u.hull.hull, 0, NULL);
     }
     if (b->type == MK_SHAPE_HULL) {
         hb = or_poly_new();
-        or_poly_from_hull(hb, b->u.hull.hull, 0);
+        or_poly_from_hull(hb, b->u.hull.hull, 0, NULL);
     }
     or_bracket r = {0, INFINITY, 0, 0, xa->p, xb->p};
     /* Alternating projections from B's origin (inside B's core). */
@@ -1350,6 +1361,7 @@ static void blob_points(or_rng *r, int n, mk_vec3 *pts)
 mk_status or_hull_pool_make(or_hull_pool *pool, or_rng *r, int count, int npoints)
 {
     memset(pool, 0, sizeof *pool);
+    pool->error = "";
     if (count > 64)
         count = 64;
     mk_vec3 pts[OR_POLY_MAX_V];
@@ -1364,12 +1376,17 @@ mk_status or_hull_pool_make(or_hull_pool *pool, or_rng *r, int count, int npoint
         if (st != MK_OK)
             break;
         /* The hull must have the brute-force vertex set and a verified topology. */
-        int ok = h->num_vertices == ref->nv && or_poly_from_hull(got, h, 1);
+        int ok = h->num_vertices == ref->nv;
+        if (!ok)
+            pool->error = "vertex count differs from the brute-force hull";
+        ok = ok && or_poly_from_hull(got, h, 1, &pool->error);
         for (int i = 0; i < ref->nv && ok; ++i) {
             int found = 0;
             for (int j = 0; j < h->num_vertices && !found; ++j)
                 found = v3_len(v3_sub(ref->v[i], h->vertices[j])) <= 1e-12;
             ok = found;
+            if (!ok)
+                pool->error = "a brute-force hull vertex is missing";
         }
         if (!ok) {
             mk_hull_destroy(h);

@@ -102,8 +102,9 @@ int or_poly_from_points(or_poly *out, const mk_vec3 *pts, int n);
 /* Topology from a hull built by mk_hull_create: vertices and face lists are
  * copied, normals and offsets recomputed from the vertices. With verify != 0,
  * returns 0 unless every face is planar, convex, outward and counter-clockwise,
- * every vertex lies below every face plane, and every edge has two faces. */
-int or_poly_from_hull(or_poly *out, const mk_hull *h, int verify);
+ * every vertex lies below every face plane, and every edge has two faces; `why`
+ * (may be NULL) then names the failed check. */
+int or_poly_from_hull(or_poly *out, const mk_hull *h, int verify, const char **why);
 /* Explicit topologies. */
 void or_poly_box(or_poly *out, mk_vec3 half);
 void or_poly_prism(or_poly *out, double r, double h, int n); /* N-gon prism inscribed in a cylinder */
@@ -180,8 +181,10 @@ typedef struct or_hull_pool {
     int count;
     mk_hull *hulls[64];
     int npoints[64];
+    const char *error; /* why the last make failed */
 } or_hull_pool;
-/* Returns MK_OK or the first mk_hull_create error. */
+/* Returns MK_OK, the first mk_hull_create error, or MK_QHULL_ERROR when a hull
+ * fails the independent verification (pool->error says which check). */
 mk_status or_hull_pool_make(or_hull_pool *pool, or_rng *r, int count, int npoints);
 void or_hull_pool_free(or_hull_pool *pool);
 

@@ -459,9 +459,9 @@ static const char *FAMILY_NAME[F_COUNT] = {"sphere", "box",    "capsule", "cylin
 static void make_pools(or_rng *r, or_hull_pool *p12, or_hull_pool *p60)
 {
     mk_status s = or_hull_pool_make(p12, r, 24, 12);
-    ck_assert_msg(s == MK_OK, "hull pool (12 points): %s", mk_status_string(s));
+    ck_assert_msg(s == MK_OK, "hull pool (12 points): %s %s", mk_status_string(s), p12->error);
     s = or_hull_pool_make(p60, r, 24, 60);
-    ck_assert_msg(s == MK_OK, "hull pool (60 points): %s", mk_status_string(s));
+    ck_assert_msg(s == MK_OK, "hull pool (60 points): %s %s", mk_status_string(s), p60->error);
 }
 
 /* Base count per family; the curved families need the slow projection oracle. */
@@ -587,6 +587,22 @@ START_TEST(oracles_agree_with_each_other)
             best = dd < best ? dd : best;
         }
         ck_assert_msg(d <= best + 1e-12 && d >= best - 0.02, "segments: %.17g vs sampled %.17g", d, best);
+    }
+    /* point-triangle: the closed form against dense barycentric sampling */
+    for (int i = 0; i < or_scaled(1000); ++i) {
+        mk_vec3 ta = or_in_ball(&r, 1), tb = or_in_ball(&r, 1), tcn = or_in_ball(&r, 1), q = or_in_ball(&r, 2);
+        if (i % 5 == 0) /* needle triangles too */
+            tcn = v3_lerp(ta, tb, or_uniform(&r, -0.5, 1.5));
+        mk_vec3 c = or_closest_on_triangle(q, ta, tb, tcn);
+        double d = v3_len(v3_sub(q, c)), best = INFINITY;
+        for (int u = 0; u <= 100; ++u)
+            for (int w = 0; u + w <= 100; ++w) {
+                mk_vec3 p = v3_add(v3_add(v3_scale(ta, (100 - u - w) / 100.0), v3_scale(tb, u / 100.0)),
+                                   v3_scale(tcn, w / 100.0));
+                double dd = v3_len(v3_sub(q, p));
+                best = dd < best ? dd : best;
+            }
+        ck_assert_msg(d <= best + 1e-12 && d >= best - 0.03, "triangle: %.17g vs sampled %.17g", d, best);
     }
     or_poly_free(a);
     or_poly_free(b);
@@ -980,10 +996,10 @@ static void check_scaled_scene(const char *name, const mk_shape *a, mk_transform
         ck_assert_msg(fabs(res.distance - want) <= allow, "%s (%s): distance %.17g, exact %.17g, allowed %.3g", name,
                       VARIANTS[v].name, res.distance, want, allow);
         ck_assert_msg(res.lower_bound <= want + allow && want <= res.upper_bound + allow, "%s: bounds", name);
+        double wd = v3_len(v3_sub(res.point_b, res.point_a));
         if (res.status == MK_GJK_SEPARATED)
-            ck_assert_msg(fabs(v3_len(v3_sub(res.point_b, res.point_a)) - res.distance) <= 1e-9 * (scale + res.distance),
-                          "%s: |pb - pa| %.17g, distance %.17g", name, v3_len(v3_sub(res.point_b, res.point_a)),
-                          res.distance);
+            ck_assert_msg(fabs(wd - res.distance) <= 1e-9 * (scale + res.distance),
+                          "%s: |pb - pa| %.17g, distance %.17g", name, wd, res.distance);
         mk_gjk_intersect_result ir;
         mk_gjk_intersect(&p, &s, NULL, &ir);
         assert_intersect_finite(&ir, name);
@@ -1408,6 +1424,42 @@ START_TEST(hostile_max_iterations_one)
 }
 END_TEST
 
+/* Parallel, anti-parallel, collinear and crossing capsules: the closed-form
+ * segment-segment solution divides by the zero determinant of parallel axes,
+ * and GJK sees a flat simplex whose closest feature is a whole segment. */
+START_TEST(hostile_parallel_capsules)
+{
+    or_rng r = or_rng_make(0xca95);
+    for (int i = 0; i < or_scaled(1000); ++i) {
+        mk_shape a, b;
+        ck_assert_int_eq(mk_shape_capsule(&a, or_uniform(&r, 0.05, 0.5), or_uniform(&r, 0.2, 1)), MK_OK);
+        ck_assert_int_eq(mk_shape_capsule(&b, or_uniform(&r, 0.05, 0.5), or_uniform(&r, 0.2, 1)), MK_OK);
+        mk_transform xa = or_pose(&r, or_in_ball(&r, 2)), xb = xa;
+        int kind = i % 4;
+        mk_vec3 axis = mk_rotate(&xa.R, v3(0, 0, 1)), side = mk_rotate(&xa.R, v3(1, 0, 0));
+        if (kind == 1) /* anti-parallel: B turned by pi about A's x axis */
+            for (int row = 0; row < 3; ++row)
+                for (int col = 1; col < 3; ++col)
+                    xb.R.m[row][col] = -xa.R.m[row][col];
+        if (kind == 3) { /* crossing at right angles */
+            mk_transform t = pose_aa(v3(0, 0, 0), v3(1, 0, 0), PI / 2);
+            for (int row = 0; row < 3; ++row)
+                for (int col = 0; col < 3; ++col)
+                    xb.R.m[row][col] = xa.R.m[row][0] * t.R.m[0][col] + xa.R.m[row][1] * t.R.m[1][col] +
+                                       xa.R.m[row][2] * t.R.m[2][col];
+        }
+        double off = kind == 2 ? 0 : a.radius + b.radius + random_gap(&r) * 0.3;
+        double slide = or_uniform(&r, -2.5, 2.5);
+        if (kind == 2) /* end to end along the common axis */
+            slide += (or_int(&r, 2) ? 1 : -1) * 2;
+        xb.p = v3_add(v3_madd(xa.p, off, side), v3_scale(axis, slide));
+        static const char *names[4] = {"parallel capsules", "anti-parallel capsules", "collinear capsules",
+                                       "crossing capsules"};
+        check_scene(names[kind], &a, xa, &b, xb, TOLS[i % NTOLS]);
+    }
+}
+END_TEST
+
 /* Needles and plates (aspect 1e4): support points differ only in the last
  * bits, so simplex determinants fall under relative cut-offs and solvers drop to
  * a vertex with a far too large distance. */
@@ -1458,6 +1510,7 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_null_pointers);
     tcase_add_test(hostile, hostile_invalid_shape_sizes);
     tcase_add_test(hostile, hostile_max_iterations_one);
+    tcase_add_test(hostile, hostile_parallel_capsules);
     tcase_add_test(hostile, hostile_needles_and_plates);
     suite_add_tcase(s, hostile);
     return s;

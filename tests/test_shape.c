@@ -128,7 +128,9 @@ static void primitive(or_rng *r, int kind, double rounding, mk_shape *s, const d
     case 3: st = mk_shape_cylinder(s, h.x, h.y, rounding); break;
     case 4: st = mk_shape_cone(s, h.x, h.y, rounding); break;
     case 5: st = mk_shape_ellipsoid(s, h); break;
-    case 6: st = mk_shape_user(s, octa_support, octa, v3(-*octa, -*octa, -*octa), v3(*octa, *octa, *octa), rounding); break;
+    case 6:
+        st = mk_shape_user(s, octa_support, octa, v3(-*octa, -*octa, -*octa), v3(*octa, *octa, *octa), rounding);
+        break;
     default: break;
     }
     ck_assert_int_eq(st, MK_OK);
@@ -141,7 +143,10 @@ static const mk_transform *ident(void)
 }
 
 /* Core support value from the closed forms (oracle value minus the radius). */
-static double core_value(const mk_shape *s, mk_vec3 d) { return or_support_value(s, ident(), d) - s->radius * v3_len(d); }
+static double core_value(const mk_shape *s, mk_vec3 d)
+{
+    return or_support_value(s, ident(), d) - s->radius * v3_len(d);
+}
 
 /* Distance of a local point to the core surface (oracle; user octahedron by its
  * own formula). */
