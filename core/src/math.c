@@ -64,9 +64,14 @@ const char *mk_status_string(mk_status s)
     case MK_GJK_SEPARATED: return "separated";
     case MK_GJK_INTERSECTING: return "intersecting";
     case MK_GJK_MAX_ITER: return "iteration limit reached";
+    case MK_PENETRATING: return "penetrating";
+    case MK_EPA_MAX_ITER: return "EPA iteration limit reached";
+    case MK_EPA_FACE_BUDGET: return "EPA face budget reached";
+    case MK_GROWTH_MAX_ITER: return "growth-distance iteration limit reached";
     case MK_INVALID_INPUT: return "invalid input";
     case MK_INVALID_SIZE: return "invalid shape size";
     case MK_DEGENERATE_HULL: return "degenerate hull";
+    case MK_WORKSPACE_TOO_SMALL: return "workspace too small";
     case MK_OUT_OF_MEMORY: return "out of memory";
     case MK_QHULL_ERROR: return "qhull error";
     }

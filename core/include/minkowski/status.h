@@ -14,10 +14,17 @@ typedef enum mk_status {
     MK_GJK_SEPARATED,     /* shapes apart; distance and bounds are certified */
     MK_GJK_INTERSECTING,  /* shapes overlap (or touch within the tolerance) */
     MK_GJK_MAX_ITER,      /* iteration bound hit; the best bounds so far are returned */
+    /* EPA / signed distance (epa.h) */
+    MK_PENETRATING,       /* shapes overlap; depth and its bounds are certified */
+    MK_EPA_MAX_ITER,      /* EPA iteration bound hit; best depth bounds so far returned */
+    MK_EPA_FACE_BUDGET,   /* EPA ran out of workspace faces; best depth bounds so far returned */
+    /* Growth distance (growth.h) */
+    MK_GROWTH_MAX_ITER,   /* growth-distance iteration bound hit; best bounds returned */
     /* Bad input: nothing computed, outputs hold finite placeholders */
     MK_INVALID_INPUT,     /* NULL, NaN/Inf, non-orthonormal rotation, bad setting */
     MK_INVALID_SIZE,      /* zero, negative or non-finite shape size */
     MK_DEGENERATE_HULL,   /* fewer than 4 non-coplanar points */
+    MK_WORKSPACE_TOO_SMALL, /* caller scratch buffer smaller than the *_workspace_size() asked */
     MK_OUT_OF_MEMORY,
     MK_QHULL_ERROR
 } mk_status;
