@@ -1,0 +1,377 @@
+/* Convex hulls: built once with Qhull (reentrant qhull_r), then read-only.
+ *
+ * The hull keeps what the queries need and nothing of Qhull: vertices, the
+ * vertex adjacency graph (1-skeleton) for hill-climbing support, and polygonal
+ * faces (Qhull merges coplanar triangles) with outward unit normals for contact
+ * manifolds. Everything lives in one heap block so a hull is a single pointer
+ * that can be shared between threads.
+ *
+ * Hill-climbing support: on a convex polytope the linear function <d, x> has no
+ * local maximum on the 1-skeleton that is not global, so steepest ascent over
+ * neighbours from any start vertex ends at a support vertex. Each step strictly
+ * increases <d, x>, so no vertex is visited twice and num_vertices steps bound
+ * the walk. */
+#include <minkowski/shape.h>
+
+#include "vec.h"
+
+#include <libqhull_r/qhull_ra.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Relative thickness below which a point set is treated as flat: the fourth
+ * point's distance from the plane of the first three, over the set's extent. */
+#define MK_HULL_FLAT_TOL 1e-9
+
+int mk_hull_support_linear(const mk_hull *h, mk_vec3 d)
+{
+    int best = 0;
+    mk_real best_s = v3_dot(h->vertices[0], d);
+    for (int i = 1; i < h->num_vertices; ++i) {
+        mk_real s = v3_dot(h->vertices[i], d);
+        if (s > best_s) {
+            best_s = s;
+            best = i;
+        }
+    }
+    return best;
+}
+
+int mk_hull_support_climb(const mk_hull *h, mk_vec3 d, int start)
+{
+    int v = (start >= 0 && start < h->num_vertices) ? start : 0;
+    mk_real best_s = v3_dot(h->vertices[v], d);
+    for (int step = 0; step < h->num_vertices; ++step) {
+        int next = v;
+        for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
+            int u = h->adj[k];
+            mk_real s = v3_dot(h->vertices[u], d);
+            if (s > best_s) {
+                best_s = s;
+                next = u;
+            }
+        }
+        if (next == v)
+            break;
+        v = next;
+    }
+    return v;
+}
+
+void mk_hull_destroy(mk_hull *hull)
+{
+    free(hull);
+}
+
+/* Is the point set thick enough to have a volume? Picks the farthest pair,
+ * the point farthest from their line, and the point farthest from that plane
+ * (the usual initial-simplex heuristic), and compares the last distance with
+ * the extent of the set. */
+static int has_volume(const mk_vec3 *p, int n)
+{
+    int i0 = 0, i1 = 0;
+    for (int i = 1; i < n; ++i) {
+        if (p[i].x < p[i0].x)
+            i0 = i;
+    }
+    mk_real best = -1;
+    for (int i = 0; i < n; ++i) {
+        mk_real d = v3_len2(v3_sub(p[i], p[i0]));
+        if (d > best) {
+            best = d;
+            i1 = i;
+        }
+    }
+    mk_real extent = sqrt(best);
+    if (!(extent > 0))
+        return 0;
+    mk_vec3 e = v3_scale(v3_sub(p[i1], p[i0]), 1 / extent);
+    int i2 = i0;
+    best = -1;
+    for (int i = 0; i < n; ++i) {
+        mk_vec3 q = v3_sub(p[i], p[i0]);
+        mk_real d = v3_len2(v3_sub(q, v3_scale(e, v3_dot(q, e))));
+        if (d > best) {
+            best = d;
+            i2 = i;
+        }
+    }
+    if (!(sqrt(best) > MK_HULL_FLAT_TOL * extent))
+        return 0;
+    mk_vec3 nrm = v3_cross(v3_sub(p[i1], p[i0]), v3_sub(p[i2], p[i0]));
+    nrm = v3_scale(nrm, 1 / v3_len(nrm));
+    best = 0;
+    for (int i = 0; i < n; ++i) {
+        mk_real d = fabs(v3_dot(v3_sub(p[i], p[i0]), nrm));
+        if (d > best)
+            best = d;
+    }
+    return best > MK_HULL_FLAT_TOL * extent;
+}
+
+/* Qhull prints diagnostics to errfile; keep libraries quiet. */
+static FILE *quiet_file(void)
+{
+    FILE *f = fopen("/dev/null", "w");
+    return f ? f : stderr;
+}
+
+static size_t align8(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
+
+typedef struct {
+    mk_real angle;
+    int vertex;
+} angle_key;
+
+/* Sorts a face's vertices counter-clockwise about its outward normal n. */
+static void order_face(const mk_vec3 *verts, int *ids, int count, mk_vec3 n, angle_key *keys)
+{
+    mk_vec3 c = v3(0, 0, 0);
+    for (int i = 0; i < count; ++i)
+        c = v3_add(c, verts[ids[i]]);
+    c = v3_scale(c, (mk_real)1 / count);
+    mk_vec3 u = v3_sub(verts[ids[0]], c);
+    u = v3_sub(u, v3_scale(n, v3_dot(u, n)));
+    mk_real ul = v3_len(u);
+    u = ul > 0 ? v3_scale(u, 1 / ul) : v3(1, 0, 0);
+    mk_vec3 w = v3_cross(n, u);
+    for (int i = 0; i < count; ++i) {
+        mk_vec3 q = v3_sub(verts[ids[i]], c);
+        keys[i].angle = atan2(v3_dot(q, w), v3_dot(q, u));
+        keys[i].vertex = ids[i];
+    }
+    for (int i = 1; i < count; ++i) { /* insertion sort: faces are small */
+        angle_key k = keys[i];
+        int j = i - 1;
+        while (j >= 0 && keys[j].angle > k.angle) {
+            keys[j + 1] = keys[j];
+            --j;
+        }
+        keys[j + 1] = k;
+    }
+    for (int i = 0; i < count; ++i)
+        ids[i] = keys[i].vertex;
+}
+
+/* Newell's normal of a polygon (robust for nearly collinear vertices). */
+static mk_vec3 newell_normal(const mk_vec3 *verts, const int *ids, int count)
+{
+    mk_vec3 n = v3(0, 0, 0);
+    for (int i = 0; i < count; ++i) {
+        mk_vec3 a = verts[ids[i]], b = verts[ids[(i + 1) % count]];
+        n.x += (a.y - b.y) * (a.z + b.z);
+        n.y += (a.z - b.z) * (a.x + b.x);
+        n.z += (a.x - b.x) * (a.y + b.y);
+    }
+    return n;
+}
+
+/* Builds the mk_hull block from Qhull's facets. Vertex ids were stored in
+ * vertex->visitid by the caller. */
+static mk_status build_block(qhT *qh, mk_hull **out)
+{
+    int nv = qh->num_vertices, nf = qh->num_facets;
+    facetT *facet;
+    vertexT *vertex, **vertexp;
+    size_t total_fv = 0;
+    int max_face = 0;
+    FORALLfacets {
+        int k = qh_setsize(qh, facet->vertices);
+        total_fv += (size_t)k;
+        if (k > max_face)
+            max_face = k;
+    }
+    if (total_fv > INT32_MAX / 2 || nv < 4 || nf < 4)
+        return MK_DEGENERATE_HULL;
+
+    size_t off_vertices = align8(sizeof(mk_hull));
+    size_t off_normals = off_vertices + sizeof(mk_vec3) * (size_t)nv;
+    size_t off_offsets = off_normals + sizeof(mk_vec3) * (size_t)nf;
+    size_t off_adj_start = align8(off_offsets + sizeof(mk_real) * (size_t)nf);
+    size_t off_adj = off_adj_start + sizeof(int) * (size_t)(nv + 1);
+    size_t off_face_start = off_adj + sizeof(int) * total_fv; /* one directed edge per face corner */
+    size_t off_face_vertices = off_face_start + sizeof(int) * (size_t)(nf + 1);
+    size_t bytes = off_face_vertices + sizeof(int) * total_fv;
+
+    unsigned char *block = calloc(1, bytes);
+    angle_key *keys = malloc(sizeof(angle_key) * (size_t)max_face);
+    if (!block || !keys) {
+        free(block);
+        free(keys);
+        return MK_OUT_OF_MEMORY;
+    }
+    mk_hull *h = (mk_hull *)block;
+    mk_vec3 *verts = (mk_vec3 *)(block + off_vertices);
+    mk_vec3 *normals = (mk_vec3 *)(block + off_normals);
+    mk_real *offsets = (mk_real *)(block + off_offsets);
+    int *adj_start = (int *)(block + off_adj_start);
+    int *adj = (int *)(block + off_adj);
+    int *face_start = (int *)(block + off_face_start);
+    int *face_vertices = (int *)(block + off_face_vertices);
+
+    FORALLvertices {
+        int id = (int)vertex->visitid;
+        verts[id] = v3(vertex->point[0], vertex->point[1], vertex->point[2]);
+    }
+
+    /* Faces: vertex ids ordered counter-clockwise about Qhull's outward normal. */
+    int f = 0, pos = 0;
+    FORALLfacets {
+        face_start[f] = pos;
+        int *ids = face_vertices + pos;
+        int k = 0;
+        FOREACHvertex_(facet->vertices)
+            ids[k++] = (int)vertex->visitid;
+        mk_vec3 qn = v3(facet->normal[0], facet->normal[1], facet->normal[2]);
+        order_face(verts, ids, k, qn, keys);
+        mk_vec3 n = newell_normal(verts, ids, k);
+        mk_real len = v3_len(n);
+        n = (len > 0 && v3_dot(n, qn) > 0) ? v3_scale(n, 1 / len) : qn;
+        normals[f] = n;
+        pos += k;
+        ++f;
+    }
+    face_start[nf] = pos;
+    free(keys);
+
+    /* Offsets: the support value of the whole vertex set along each normal, so
+     * <n, x> <= offset holds for every vertex exactly (no Qhull round-off). */
+    for (int i = 0; i < nf; ++i) {
+        mk_real m = -INFINITY;
+        for (int v = 0; v < nv; ++v) {
+            mk_real s = v3_dot(normals[i], verts[v]);
+            if (s > m)
+                m = s;
+        }
+        offsets[i] = m;
+    }
+
+    /* Adjacency: every directed edge a->b of a counter-clockwise face appears
+     * in exactly one face, so collecting b for each a lists each neighbour once. */
+    for (int i = 0; i < nf; ++i) {
+        for (int j = face_start[i]; j < face_start[i + 1]; ++j)
+            adj_start[face_vertices[j] + 1]++;
+    }
+    for (int v = 0; v < nv; ++v)
+        adj_start[v + 1] += adj_start[v];
+    int *fill = calloc((size_t)nv, sizeof(int));
+    if (!fill) {
+        free(block);
+        return MK_OUT_OF_MEMORY;
+    }
+    for (int i = 0; i < nf; ++i) {
+        int s = face_start[i], e = face_start[i + 1];
+        for (int j = s; j < e; ++j) {
+            int a = face_vertices[j], b = face_vertices[j + 1 < e ? j + 1 : s];
+            adj[adj_start[a] + fill[a]++] = b;
+        }
+    }
+    free(fill);
+
+    /* Bounding box, volume centroid (tetrahedra fanned from the vertex mean),
+     * inradius about the centroid. */
+    mk_vec3 lo = verts[0], hi = verts[0], mean = v3(0, 0, 0);
+    for (int v = 0; v < nv; ++v) {
+        lo = v3(fmin(lo.x, verts[v].x), fmin(lo.y, verts[v].y), fmin(lo.z, verts[v].z));
+        hi = v3(fmax(hi.x, verts[v].x), fmax(hi.y, verts[v].y), fmax(hi.z, verts[v].z));
+        mean = v3_add(mean, verts[v]);
+    }
+    mean = v3_scale(mean, (mk_real)1 / nv);
+    mk_real volume = 0;
+    mk_vec3 moment = v3(0, 0, 0);
+    for (int i = 0; i < nf; ++i) {
+        int s = face_start[i], e = face_start[i + 1];
+        mk_vec3 a = v3_sub(verts[face_vertices[s]], mean);
+        for (int j = s + 1; j + 1 < e; ++j) {
+            mk_vec3 b = v3_sub(verts[face_vertices[j]], mean);
+            mk_vec3 c = v3_sub(verts[face_vertices[j + 1]], mean);
+            mk_real vol6 = v3_dot(a, v3_cross(b, c));
+            volume += vol6;
+            moment = v3_add(moment, v3_scale(v3_add(v3_add(a, b), c), vol6));
+        }
+    }
+    mk_vec3 centroid = volume > 0 ? v3_add(mean, v3_scale(moment, (mk_real)1 / (4 * volume))) : mean;
+    mk_real inradius = INFINITY;
+    for (int i = 0; i < nf; ++i) {
+        mk_real d = offsets[i] - v3_dot(normals[i], centroid);
+        if (d < inradius)
+            inradius = d;
+    }
+    if (!(volume > 0) || !(inradius > 0)) {
+        free(block);
+        return MK_DEGENERATE_HULL;
+    }
+
+    h->num_vertices = nv;
+    h->num_faces = nf;
+    h->vertices = verts;
+    h->adj_start = adj_start;
+    h->adj = adj;
+    h->face_start = face_start;
+    h->face_vertices = face_vertices;
+    h->face_normals = normals;
+    h->face_offsets = offsets;
+    h->aabb_min = lo;
+    h->aabb_max = hi;
+    h->centroid = centroid;
+    h->inradius = inradius;
+    *out = h;
+    return MK_OK;
+}
+
+mk_status mk_hull_create(const mk_vec3 *points, int count, mk_hull **out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    *out = NULL;
+    if (!points || count < 0)
+        return MK_INVALID_INPUT;
+    for (int i = 0; i < count; ++i) {
+        if (!v3_finite(points[i]))
+            return MK_INVALID_INPUT;
+    }
+    if (count < 4 || !has_volume(points, count))
+        return MK_DEGENERATE_HULL;
+
+    coordT *coords = malloc(sizeof(coordT) * 3 * (size_t)count);
+    if (!coords)
+        return MK_OUT_OF_MEMORY;
+    for (int i = 0; i < count; ++i) {
+        coords[3 * i + 0] = points[i].x;
+        coords[3 * i + 1] = points[i].y;
+        coords[3 * i + 2] = points[i].z;
+    }
+
+    /* Default 3-d options merge coplanar facets (C-0, Qx): faces are polygons. */
+    char options[] = "qhull";
+    FILE *err = quiet_file();
+    qhT qh_storage;
+    qhT *qh = &qh_storage;
+    QHULL_LIB_CHECK
+    qh_zero(qh, err);
+    int exit_code = qh_new_qhull(qh, 3, count, coords, False, options, NULL, err);
+    mk_status st;
+    if (exit_code != 0) {
+        st = exit_code == qh_ERRsingular || exit_code == qh_ERRprec ? MK_DEGENERATE_HULL : MK_QHULL_ERROR;
+    } else {
+        vertexT *vertex;
+        unsigned id = 0;
+        FORALLvertices
+            vertex->visitid = id++;
+        st = build_block(qh, out);
+    }
+    qh_freeqhull(qh, !qh_ALL);
+    int cur_long, tot_long;
+    qh_memfreeshort(qh, &cur_long, &tot_long);
+    if (err != stderr)
+        fclose(err);
+    free(coords);
+    return st;
+}
