@@ -40,6 +40,10 @@ int mk_is_valid_transform(const mk_transform *xf)
         sum += m[i];
     if (!isfinite(sum))
         return 0;
+    /* Translations whose squares overflow are refused, not answered with inf. */
+    if (fabs(xf->p.x) > MK_MAX_COORDINATE || fabs(xf->p.y) > MK_MAX_COORDINATE ||
+        fabs(xf->p.z) > MK_MAX_COORDINATE)
+        return 0;
     /* Orthonormal columns and det = +1, to a tolerance that accepts poses that
      * went through single precision. */
     mk_vec3 c0 = v3(m[0], m[3], m[6]), c1 = v3(m[1], m[4], m[7]), c2 = v3(m[2], m[5], m[8]);

@@ -30,7 +30,11 @@ MK_API mk_transform mk_transform_identity(void);
  * (a zero or non-finite quaternion gives a non-finite rotation, which
  * mk_is_valid_transform() then rejects). */
 MK_API mk_transform mk_transform_from_quat(mk_vec3 p, mk_quat q);
-/* Finite entries and an orthonormal rotation (to 1e-6) with det = +1. */
+/* Largest accepted translation component: squared distances must not overflow. */
+#define MK_MAX_COORDINATE 1e100
+
+/* Finite entries, translation components within MK_MAX_COORDINATE, and an
+ * orthonormal rotation (to 1e-5) with det = +1. */
 MK_API int mk_is_valid_transform(const mk_transform *xf);
 MK_API int mk_vec3_is_finite(mk_vec3 v);
 MK_API mk_vec3 mk_transform_point(const mk_transform *xf, mk_vec3 local);
