@@ -1,0 +1,305 @@
+/* Convex hull suite: topology and geometry of mk_hull_create against what is
+ * known independently (analytic solids, the input point set itself, Euler's
+ * formula), hill-climbing support against the brute-force scan, and refusal of
+ * degenerate or hostile point sets. */
+#include <minkowski/shape.h>
+
+#include "oracle.h"
+#include "vec.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+static mk_hull *make(const mk_vec3 *p, int n)
+{
+    mk_hull *h = NULL;
+    mk_status st = mk_hull_create(p, n, &h);
+    ck_assert_msg(st == MK_OK, "mk_hull_create: %s", mk_status_string(st));
+    ck_assert_ptr_nonnull(h);
+    return h;
+}
+
+/* Structural invariants every hull must satisfy, whatever its input:
+ * - every input point lies inside every face plane (to round-off of its scale);
+ * - every face vertex lies on its face plane and faces are counter-clockwise
+ *   seen from outside (Newell normal along the stored normal);
+ * - adjacency is symmetric and matches the face edges; V - E + F = 2;
+ * - the centroid is inside by the inradius, vertices inside the bounding box;
+ * - every hull vertex is one of the input points, bit for bit. */
+static void check_invariants(const mk_hull *h, const mk_vec3 *p, int n)
+{
+    double scale = 0;
+    for (int i = 0; i < n; ++i)
+        scale = fmax(scale, v3_max_abs(p[i]));
+    double eps = 1e-12 * (scale > 0 ? scale : 1);
+    ck_assert_int_ge(h->num_vertices, 4);
+    ck_assert_int_ge(h->num_faces, 4);
+    for (int v = 0; v < h->num_vertices; ++v) {
+        int found = 0;
+        for (int i = 0; i < n && !found; ++i)
+            found = h->vertices[v].x == p[i].x && h->vertices[v].y == p[i].y && h->vertices[v].z == p[i].z;
+        ck_assert_msg(found, "hull vertex %d is not an input point", v);
+    }
+    for (int f = 0; f < h->num_faces; ++f) {
+        mk_vec3 nf = h->face_normals[f];
+        ck_assert_msg(fabs(v3_len(nf) - 1) < 1e-12, "face %d normal not unit", f);
+        for (int i = 0; i < n; ++i)
+            ck_assert_msg(v3_dot(nf, p[i]) <= h->face_offsets[f] + eps, "input point %d outside face %d by %g", i, f,
+                          v3_dot(nf, p[i]) - h->face_offsets[f]);
+        int s = h->face_start[f], e = h->face_start[f + 1];
+        ck_assert_int_ge(e - s, 3);
+        mk_vec3 newell = v3(0, 0, 0);
+        for (int j = s; j < e; ++j) {
+            mk_vec3 a = h->vertices[h->face_vertices[j]];
+            mk_vec3 b = h->vertices[h->face_vertices[j + 1 < e ? j + 1 : s]];
+            newell = v3_add(newell, v3_cross(a, b));
+            ck_assert_msg(fabs(v3_dot(nf, a) - h->face_offsets[f]) <= 1e-9 * (scale > 0 ? scale : 1),
+                          "face %d vertex off its plane by %g", f, v3_dot(nf, a) - h->face_offsets[f]);
+        }
+        ck_assert_msg(v3_dot(newell, nf) > 0, "face %d is clockwise", f);
+    }
+    /* adjacency: symmetric, no self loops, and E from faces = E from adjacency */
+    int directed = h->adj_start[h->num_vertices];
+    int corners = h->face_start[h->num_faces];
+    ck_assert_int_eq(directed, corners);
+    for (int v = 0; v < h->num_vertices; ++v) {
+        ck_assert_int_ge(h->adj_start[v + 1] - h->adj_start[v], 3);
+        for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
+            int u = h->adj[k];
+            ck_assert_int_ne(u, v);
+            int back = 0;
+            for (int m = h->adj_start[u]; m < h->adj_start[u + 1]; ++m)
+                back += h->adj[m] == v;
+            ck_assert_msg(back == 1, "edge %d-%d listed %d times backwards", v, u, back);
+        }
+    }
+    ck_assert_int_eq(h->num_vertices - directed / 2 + h->num_faces, 2);
+    /* centroid and inradius */
+    ck_assert(h->inradius > 0);
+    for (int f = 0; f < h->num_faces; ++f)
+        ck_assert(h->face_offsets[f] - v3_dot(h->face_normals[f], h->centroid) >= h->inradius - eps);
+    for (int v = 0; v < h->num_vertices; ++v) {
+        mk_vec3 q = h->vertices[v];
+        ck_assert(q.x >= h->aabb_min.x && q.y >= h->aabb_min.y && q.z >= h->aabb_min.z);
+        ck_assert(q.x <= h->aabb_max.x && q.y <= h->aabb_max.y && q.z <= h->aabb_max.z);
+    }
+}
+
+/* A cube given as its 8 corners, 30 interior points, every corner twice and
+ * mid-face points (coplanar, not vertices): 8 vertices, 6 square faces with
+ * axis normals, degree 3, centroid at the centre, inradius = half-size. */
+START_TEST(cube_with_interior_duplicates_and_coplanar_points)
+{
+    mk_vec3 p[64];
+    int n = 0;
+    for (int i = 0; i < 8; ++i)
+        p[n++] = v3(i & 1 ? 2.5 : 0.5, i & 2 ? 1 : -1, i & 4 ? 3 : 1);
+    for (int i = 0; i < 8; ++i)
+        p[n++] = p[i];
+    or_rng r = or_rng_make(7);
+    for (int i = 0; i < 30; ++i)
+        p[n++] = v3(1.5 + 0.9 * (or_uniform(&r, 0, 1) - 0.5), 0.9 * (or_uniform(&r, 0, 1) - 0.5), 2 + 0.9 * (or_uniform(&r, 0, 1) - 0.5));
+    p[n++] = v3(1.5, 0, 1);
+    p[n++] = v3(1.5, 0, 3);
+    p[n++] = v3(0.5, 0, 2);
+    p[n++] = v3(2.5, 0.3, 2.2);
+    mk_hull *h = make(p, n);
+    ck_assert_int_eq(h->num_vertices, 8);
+    ck_assert_int_eq(h->num_faces, 6);
+    for (int f = 0; f < 6; ++f) {
+        ck_assert_int_eq(h->face_start[f + 1] - h->face_start[f], 4);
+        mk_vec3 nf = h->face_normals[f];
+        ck_assert_double_eq_tol(v3_max_abs(nf), 1, 1e-15);
+    }
+    for (int v = 0; v < 8; ++v)
+        ck_assert_int_eq(h->adj_start[v + 1] - h->adj_start[v], 3);
+    ck_assert_double_eq_tol(h->centroid.x, 1.5, 1e-14);
+    ck_assert_double_eq_tol(h->centroid.y, 0, 1e-14);
+    ck_assert_double_eq_tol(h->centroid.z, 2, 1e-14);
+    ck_assert_double_eq_tol(h->inradius, 1, 1e-14);
+    ck_assert_double_eq(h->aabb_min.x, 0.5);
+    ck_assert_double_eq(h->aabb_max.z, 3);
+    check_invariants(h, p, n);
+    mk_hull_destroy(h);
+}
+END_TEST
+
+/* Regular tetrahedron with edge length L: 4 triangles, centroid = mean of the
+ * corners, inradius L / sqrt(24). A corner-cut (asymmetric) tetrahedron checks
+ * the volume centroid = mean of the 4 corners (true for any tetrahedron). */
+START_TEST(tetrahedra_analytic)
+{
+    mk_vec3 reg[4] = {v3(1, 1, 1), v3(1, -1, -1), v3(-1, 1, -1), v3(-1, -1, 1)};
+    mk_hull *h = make(reg, 4);
+    ck_assert_int_eq(h->num_vertices, 4);
+    ck_assert_int_eq(h->num_faces, 4);
+    double L = sqrt(8.0);
+    ck_assert_double_eq_tol(h->inradius, L / sqrt(24.0), 1e-14);
+    ck_assert_double_eq_tol(v3_len(h->centroid), 0, 1e-14);
+    check_invariants(h, reg, 4);
+    mk_hull_destroy(h);
+    mk_vec3 t[4] = {v3(0, 0, 0), v3(3, 0, 0), v3(0, 1, 0), v3(0.2, 0.1, 5)};
+    h = make(t, 4);
+    mk_vec3 mean = v3_scale(v3_add(v3_add(t[0], t[1]), v3_add(t[2], t[3])), 0.25);
+    ck_assert_double_eq_tol(v3_len(v3_sub(h->centroid, mean)), 0, 1e-14);
+    check_invariants(h, t, 4);
+    mk_hull_destroy(h);
+}
+END_TEST
+
+/* Points on a sphere are all extreme: every one becomes a vertex. Random balls
+ * keep only some. Invariants hold for 12..1000 points and at 1e-6 and 1e6 scale. */
+START_TEST(random_clouds_invariants_and_scales)
+{
+    or_rng r = or_rng_make(0x4855);
+    const int sizes[] = {12, 60, 240, 1000};
+    const double scales[] = {1e-6, 1, 1e6};
+    mk_vec3 *p = malloc(sizeof(mk_vec3) * 1000);
+    for (int si = 0; si < 4; ++si)
+        for (int sc = 0; sc < 3; ++sc)
+            for (int sphere = 0; sphere < 2; ++sphere) {
+                int n = sizes[si];
+                for (int i = 0; i < n; ++i)
+                    p[i] = v3_scale(sphere ? or_unit(&r) : or_in_ball(&r, 1), scales[sc]);
+                mk_hull *h = make(p, n);
+                if (sphere)
+                    ck_assert_int_eq(h->num_vertices, n);
+                check_invariants(h, p, n);
+                mk_hull_destroy(h);
+            }
+    free(p);
+}
+END_TEST
+
+/* Hill-climbing from any hint reaches a vertex whose support value equals the
+ * brute-force maximum, on hulls from 8 to 1000 vertices and tie-heavy boxes. */
+START_TEST(climb_equals_linear)
+{
+    or_rng r = or_rng_make(0xc11b);
+    mk_vec3 *p = malloc(sizeof(mk_vec3) * 1000);
+    const int sizes[] = {8, 20, 64, 256, 1000};
+    long checks = 0;
+    for (int si = 0; si < 5; ++si)
+        for (int rep = 0; rep < 4; ++rep) {
+            int n = sizes[si];
+            for (int i = 0; i < n; ++i)
+                p[i] = rep & 1 ? or_unit(&r) : v3(or_uniform(&r, 0, 1), 3 * or_uniform(&r, 0, 1), 0.2 * or_uniform(&r, 0, 1));
+            mk_hull *h = make(p, n);
+            int hint = 0;
+            for (int k = 0; k < 2000; ++k) {
+                mk_vec3 d = k % 10 == 0 ? v3((double)(k % 3) - 1, (double)(k % 5) - 2, 0) : or_unit(&r);
+                if (v3_len2(d) == 0)
+                    d = v3(0, 0, 1);
+                int lin = mk_hull_support_linear(h, d);
+                int start = k & 1 ? hint : (int)(or_uniform(&r, 0, 1) * h->num_vertices);
+                int cl = mk_hull_support_climb(h, d, start);
+                ck_assert_msg(v3_dot(h->vertices[cl], d) >= v3_dot(h->vertices[lin], d) - 1e-15,
+                              "climb %d (%.17g) < linear %d (%.17g)", cl, v3_dot(h->vertices[cl], d), lin,
+                              v3_dot(h->vertices[lin], d));
+                hint = cl;
+                ++checks;
+            }
+            /* hostile hints are clamped */
+            ck_assert_int_eq(mk_hull_support_climb(h, v3(1, 0, 0), -5) >= 0, 1);
+            ck_assert_int_lt(mk_hull_support_climb(h, v3(1, 0, 0), 1 << 30), h->num_vertices);
+            mk_hull_destroy(h);
+        }
+    ck_assert_int_eq(checks, 5 * 4 * 2000);
+    free(p);
+}
+END_TEST
+
+/* Point sets without volume, too few points, NULL and non-finite coordinates
+ * are refused with a status and *out = NULL; nothing crashes or prints. */
+START_TEST(degenerate_and_hostile_inputs)
+{
+    mk_hull *h = (mk_hull *)1;
+    mk_vec3 p[40];
+    ck_assert_int_eq(mk_hull_create(NULL, 8, &h), MK_INVALID_INPUT);
+    ck_assert_ptr_null(h);
+    ck_assert_int_eq(mk_hull_create(p, 4, NULL), MK_INVALID_INPUT);
+    p[0] = v3(0, 0, 0), p[1] = v3(1, 0, 0), p[2] = v3(0, 1, 0), p[3] = v3(0, 0, 1);
+    ck_assert_int_eq(mk_hull_create(p, 3, &h), MK_DEGENERATE_HULL);
+    ck_assert_int_eq(mk_hull_create(p, -1, &h), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_hull_create(p, 0, &h), MK_DEGENERATE_HULL);
+    or_rng r = or_rng_make(99);
+    /* coplanar (tilted plane), collinear, coincident */
+    for (int i = 0; i < 40; ++i) {
+        double u = or_uniform(&r, 0, 1), v = or_uniform(&r, 0, 1);
+        p[i] = v3(u, v, 0.3 * u - 0.7 * v + 2);
+    }
+    ck_assert_int_eq(mk_hull_create(p, 40, &h), MK_DEGENERATE_HULL);
+    ck_assert_ptr_null(h);
+    for (int i = 0; i < 40; ++i)
+        p[i] = v3_scale(v3(1, 2, 3), or_uniform(&r, 0, 1));
+    ck_assert_int_eq(mk_hull_create(p, 40, &h), MK_DEGENERATE_HULL);
+    for (int i = 0; i < 40; ++i)
+        p[i] = v3(4, 5, 6);
+    ck_assert_int_eq(mk_hull_create(p, 40, &h), MK_DEGENERATE_HULL);
+    /* nearly flat: 1e-13 relative thickness is flat, 1e-6 is a (thin) solid */
+    for (int i = 0; i < 40; ++i) {
+        double u = or_uniform(&r, 0, 1), v = or_uniform(&r, 0, 1);
+        p[i] = v3(u, v, (i & 1) * 1e-13);
+    }
+    ck_assert_int_eq(mk_hull_create(p, 40, &h), MK_DEGENERATE_HULL);
+    for (int i = 0; i < 40; ++i)
+        p[i].z = (i & 1) * 1e-6;
+    h = make(p, 40);
+    check_invariants(h, p, 40);
+    mk_hull_destroy(h);
+    /* NaN and infinity anywhere */
+    for (int i = 0; i < 40; ++i)
+        p[i] = or_in_ball(&r, 1);
+    p[17].y = NAN;
+    ck_assert_int_eq(mk_hull_create(p, 40, &h), MK_INVALID_INPUT);
+    p[17].y = INFINITY;
+    ck_assert_int_eq(mk_hull_create(p, 40, &h), MK_INVALID_INPUT);
+    ck_assert_ptr_null(h);
+    mk_hull_destroy(NULL);
+}
+END_TEST
+
+/* A hull in a (rounded) shape: its core support agrees with the brute-force
+ * vertex scan, and mk_shape_hull refuses a NULL hull. */
+START_TEST(hull_shape_support)
+{
+    or_rng r = or_rng_make(5);
+    mk_vec3 p[200];
+    for (int i = 0; i < 200; ++i)
+        p[i] = or_unit(&r);
+    mk_hull *h = make(p, 200);
+    mk_shape s;
+    ck_assert_int_eq(mk_shape_hull(&s, h, 0.1), MK_OK);
+    int hint = 0;
+    for (int k = 0; k < 1000; ++k) {
+        mk_vec3 d = or_unit(&r);
+        mk_vec3 sp = mk_shape_support(&s, d, &hint);
+        double best = -INFINITY;
+        for (int i = 0; i < 200; ++i)
+            best = fmax(best, v3_dot(p[i], d));
+        ck_assert_double_eq_tol(v3_dot(sp, d), best, 1e-15);
+    }
+    ck_assert_int_ne(mk_shape_hull(&s, NULL, 0), MK_OK);
+    mk_hull_destroy(h);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("hull");
+    TCase *tc = tcase_create("hull");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, cube_with_interior_duplicates_and_coplanar_points);
+    tcase_add_test(tc, tetrahedra_analytic);
+    tcase_add_test(tc, random_clouds_invariants_and_scales);
+    tcase_add_test(tc, climb_equals_linear);
+    tcase_add_test(tc, degenerate_and_hostile_inputs);
+    tcase_add_test(tc, hull_shape_support);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
