@@ -1,0 +1,86 @@
+/* mk_bench: minkowski's own queries as bench_query configurations. */
+#include "bench_c.h"
+
+#include <stdlib.h>
+
+/* Every variant at the papers' setting: absolute tolerance 1e-8 on the
+ * Frank-Wolfe duality gap, bounding-box initial guess, cold start (no cache). */
+const ours_config ours_configs[OURS_CONFIG_COUNT] = {
+    {"vanilla", MK_GJK_VANILLA, 0},
+    {"polyak", MK_GJK_POLYAK, 0},
+    {"polyak+norm", MK_GJK_POLYAK, 1},
+    {"nesterov", MK_GJK_NESTEROV, 0},
+    {"nesterov+norm", MK_GJK_NESTEROV, 1},
+};
+
+typedef struct ours_ctx {
+    const bench_set *set;
+    mk_gjk_settings st;
+} ours_ctx;
+
+static void *ours_make(const bench_set *set, const void *param)
+{
+    const ours_config *c = param;
+    ours_ctx *x = malloc(sizeof *x);
+    if (!x)
+        return NULL;
+    x->set = set;
+    x->st = mk_gjk_default_settings();
+    x->st.variant = c->variant;
+    x->st.normalize_dir = c->normalize;
+    x->st.fallback_to_vanilla = 1;
+    x->st.relative_tolerance = 0;
+    x->st.tolerance = 1e-8;
+    x->st.max_iterations = 128;
+    x->st.init = MK_GJK_INIT_BOUNDS;
+    return x;
+}
+
+static void ours_release(void *ctx) { free(ctx); }
+
+static double distance_run(void *ctx, int i)
+{
+    const ours_ctx *x = ctx;
+    mk_gjk_result r;
+    mk_gjk_distance(&x->set->p[i].pair, &x->st, NULL, &r);
+    return r.distance;
+}
+
+static void distance_answer(void *ctx, int i, bench_answer *out)
+{
+    const ours_ctx *x = ctx;
+    mk_gjk_result r;
+    mk_status s = mk_gjk_distance(&x->set->p[i].pair, &x->st, NULL, &r);
+    out->ok = (s == MK_GJK_SEPARATED || s == MK_GJK_INTERSECTING) && isfinite(r.distance);
+    out->overlap = s == MK_GJK_INTERSECTING;
+    out->distance = r.distance;
+    out->depth = NAN;
+    out->iterations = r.iterations;
+    out->lower = r.lower_bound;
+    out->upper = r.upper_bound;
+}
+
+static double boolean_run(void *ctx, int i)
+{
+    const ours_ctx *x = ctx;
+    mk_gjk_intersect_result r;
+    return (double)mk_gjk_intersect(&x->set->p[i].pair, &x->st, NULL, &r);
+}
+
+static void boolean_answer(void *ctx, int i, bench_answer *out)
+{
+    const ours_ctx *x = ctx;
+    mk_gjk_intersect_result r;
+    mk_status s = mk_gjk_intersect(&x->set->p[i].pair, &x->st, NULL, &r);
+    out->ok = s == MK_GJK_SEPARATED || s == MK_GJK_INTERSECTING;
+    out->overlap = s == MK_GJK_INTERSECTING;
+    out->distance = NAN;
+    out->depth = NAN;
+    out->iterations = r.iterations;
+    out->lower = out->upper = NAN;
+}
+
+const bench_query ours_distance = {"minkowski", BENCH_DISTANCE, ours_make, ours_release, distance_run,
+                                   distance_answer, NULL};
+const bench_query ours_boolean = {"minkowski", BENCH_BOOLEAN, ours_make, ours_release, boolean_run,
+                                  boolean_answer, NULL};
