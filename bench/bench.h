@@ -21,7 +21,8 @@ typedef struct bench_opts {
     int quick;           /* CI smoke run: few problems, whole run well under 30 s */
     int pairs;           /* problems per (family, category) set */
     uint64_t seed;
-    const char *section; /* NULL: every default section */
+    const char *section; /* NULL: every section */
+    const char *family;  /* NULL: every shape family (else a bench_family_name) */
     int runs;            /* repeated timing runs (medians over them), >= 5 */
 } bench_opts;
 

@@ -21,13 +21,16 @@ static inline mk_vec3 b3_neg(mk_vec3 a) { return b3(-a.x, -a.y, -a.z); }
 /* ------------------------------------------------------------ datasets (dataset.c) */
 
 int bench_pool_size(bench_family f, const bench_opts *o);
+/* Whether --family selects f. */
+int bench_family_selected(bench_family f, const bench_opts *o);
 /* Builds `count` random shapes of the family; returns 0 on a core error. */
 int bench_pool_make(bench_pool *pool, bench_family f, int count, or_rng *rng);
 void bench_pool_free(bench_pool *pool);
 /* `count` problems of the category, references certified (see dataset.c).
- * oracle_checks: how many separated references to cross-check with tests/oracle. */
+ * oracle_checks: how many separated references to cross-check with tests/oracle;
+ * exact_depth: compute exact penetration depths where the oracle can (slow). */
 int bench_set_make(bench_set *set, const bench_pool *pool, bench_category cat, int count, or_rng *rng,
-                   int oracle_checks);
+                   int oracle_checks, int exact_depth);
 void bench_set_free(bench_set *set);
 
 /* ------------------------------------------------------------ timing (timing.c) */

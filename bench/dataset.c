@@ -27,9 +27,9 @@
  *               are also cross-checked against tests/oracle's exact distance.
  *   overlapping the support gap along n is t < 0; overlap is certified by a
  *               common point of A and B (barycentric combination of the final
- *               GJK simplex with the same membership checks). The depth is exact
- *               (tests/oracle SAT) for boxes and hulls up to 240 vertices; for
- *               ellipsoids and 1000-point hulls only -t >= depth is known.
+ *               GJK simplex with the same membership checks). When asked for, the
+ *               depth is exact (tests/oracle SAT) for boxes and hulls up to 240
+ *               vertices; otherwise only -t >= depth is known.
  * Candidates that fail a certificate are drawn again and counted. */
 #include "bench_c.h"
 
@@ -70,6 +70,11 @@ int bench_pool_size(bench_family f, const bench_opts *o)
     if (o->quick)
         return f == FAM_HULL1000 ? 4 : 8;
     return f == FAM_HULL1000 ? 16 : f == FAM_HULL240 ? 32 : 64;
+}
+
+int bench_family_selected(bench_family f, const bench_opts *o)
+{
+    return !o->family || strcmp(o->family, bench_family_name(f)) == 0;
 }
 
 static mk_vec3 random_axes(or_rng *rng)
@@ -264,7 +269,7 @@ static double draw_target(bench_category c, or_rng *rng)
 }
 
 /* One candidate problem; returns 0 when a certificate fails (draw again). */
-static int make_problem(bench_problem *pr, const bench_pool *pool, double target, or_rng *rng)
+static int make_problem(bench_problem *pr, const bench_pool *pool, double target, int exact_depth, or_rng *rng)
 {
     memset(pr, 0, sizeof *pr);
     pr->ia = or_int(rng, pool->count);
@@ -307,7 +312,7 @@ static int make_problem(bench_problem *pr, const bench_pool *pool, double target
         return 0;
     pr->overlap = 1;
     double sd;
-    if (oracle_signed_distance(pr, &sd)) {
+    if (exact_depth && oracle_signed_distance(pr, &sd)) {
         /* the gap along n is the target, so the signed distance is at least that */
         if (!(sd <= 0 && sd >= target - 1e-9))
             return 0;
@@ -321,7 +326,7 @@ static int make_problem(bench_problem *pr, const bench_pool *pool, double target
 }
 
 int bench_set_make(bench_set *set, const bench_pool *pool, bench_category cat, int count, or_rng *rng,
-                   int oracle_checks)
+                   int oracle_checks, int exact_depth)
 {
     memset(set, 0, sizeof *set);
     set->pool = pool;
@@ -332,7 +337,7 @@ int bench_set_make(bench_set *set, const bench_pool *pool, bench_category cat, i
     for (int i = 0; i < count; ++i) {
         double target = draw_target(cat, rng);
         int tries = 0;
-        while (!make_problem(&set->p[i], pool, target, rng)) {
+        while (!make_problem(&set->p[i], pool, target, exact_depth, rng)) {
             ++set->resampled;
             if (++tries > 1000) {
                 fprintf(stderr, "mk_bench: cannot certify a %s problem at %g m\n", bench_family_name(pool->fam),

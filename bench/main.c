@@ -1,6 +1,6 @@
 /* mk_bench: the benchmark program of minkowski (prints tables, asserts nothing).
  *
- *   mk_bench [--quick] [--section NAME] [--pairs N] [--seed S] [--runs R] [--help]
+ *   mk_bench [--quick] [--section NAME] [--family NAME] [--pairs N] [--seed S] [--runs R] [--help]
  *
  * Sections: gjk (distance and Boolean: our variants and libccd, FCL, Bullet),
  * support (hull support: linear scan vs hill-climbing crossover), penetration
@@ -18,7 +18,9 @@ static void usage(FILE *f)
             "usage: mk_bench [options]\n"
             "  --quick          smoke run (few problems; whole run well under 30 s)\n"
             "  --section NAME   only one section: gjk, support, penetration (default: all)\n"
-            "  --pairs N        problems per shape family and distance category (default 200, quick 16)\n"
+            "  --family NAME    only one shape family: ellipsoids, boxes, hull-12, hull-60, hull-240,\n"
+            "                   hull-1000 (sections gjk and penetration)\n"
+            "  --pairs N        problems per shape family and distance category (default 1000, quick 16)\n"
             "  --seed S         random seed (default 1)\n"
             "  --runs R         repeated timing runs, medians over them (default 7, quick 5, at least 5)\n"
             "  --help           this text\n"
@@ -58,7 +60,7 @@ static void print_peers(void)
 
 int main(int argc, char **argv)
 {
-    bench_opts o = {0, 0, 1, NULL, 0};
+    bench_opts o = {0, 0, 1, NULL, NULL, 0};
     long v;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -69,6 +71,8 @@ int main(int argc, char **argv)
             o.quick = 1;
         } else if (strcmp(a, "--section") == 0 && i + 1 < argc) {
             o.section = argv[++i];
+        } else if (strcmp(a, "--family") == 0 && i + 1 < argc) {
+            o.family = argv[++i];
         } else if (strcmp(a, "--pairs") == 0 && i + 1 < argc && parse_int(argv[i + 1], 1, 1000000, &v)) {
             o.pairs = (int)v;
             ++i;
@@ -84,8 +88,17 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (o.family) {
+        int found = 0;
+        for (int f = 0; f < FAM_COUNT; ++f)
+            found |= strcmp(o.family, bench_family_name((bench_family)f)) == 0;
+        if (!found) {
+            fprintf(stderr, "mk_bench: unknown family '%s'\n", o.family);
+            return 2;
+        }
+    }
     if (o.pairs == 0)
-        o.pairs = o.quick ? 16 : 200;
+        o.pairs = o.quick ? 16 : 1000;
     if (o.runs == 0)
         o.runs = o.quick ? 5 : 7;
     const char *known[] = {"gjk", "support", "penetration"};

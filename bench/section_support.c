@@ -186,7 +186,7 @@ static int make_hull_pool(bench_pool *pool, int npts, int count, or_rng *rng)
 void section_support(const bench_opts *o)
 {
     const int nhulls = o->quick ? 4 : 16, ndirs = o->quick ? 2000 : 20000;
-    const int nprob = o->quick ? 32 : 200;
+    const int nprob = o->quick ? 32 : 1000;
     or_rng rng = or_rng_make(o->seed + 7);
     printf("\n== Section support: hull support, linear scan vs hill-climbing (MK_HULL_LINEAR_SCAN_MAX is %d) ==\n",
            MK_HULL_LINEAR_SCAN_MAX);
@@ -239,7 +239,7 @@ void section_support(const bench_opts *o)
         /* in situ */
         bench_set set;
         double g[3] = {NAN, NAN, NAN}, iters = NAN;
-        if (bench_set_make(&set, &pool, CAT_SEP_1CM, nprob, &rng, 0)) {
+        if (bench_set_make(&set, &pool, CAT_SEP_1CM, nprob, &rng, 0, 0)) {
             static const int modes[3] = {1, 2, 0};
             const bench_query *qs[3] = {&situ_query, &situ_query, &situ_query};
             void *ctx[3];
