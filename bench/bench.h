@@ -72,6 +72,7 @@ typedef struct bench_problem {
     double ref_width;
     int overlap;     /* reference Boolean answer */
     int depth_exact;
+    mk_vec3 axis;    /* construction normal (world, from A to B): the gap along it is `target` */
 } bench_problem;
 
 typedef struct bench_set {

@@ -68,6 +68,8 @@ extern const ours_config ours_configs[OURS_CONFIG_COUNT];
 /* param: an ours_config. */
 extern const bench_query ours_distance;
 extern const bench_query ours_boolean;
+/* Penetration depth through the core's epa.h, or NULL when the core has none. */
+const bench_query *ours_penetration_query(void);
 
 /* ------------------------------------------------------------ sections */
 

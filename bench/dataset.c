@@ -292,6 +292,7 @@ static int make_problem(bench_problem *pr, const bench_pool *pool, double target
     if (!(d0 - lo0 <= REF_MAX_WIDTH))
         return 0; /* the normal is not yet a closest-point normal to full precision */
     double shift = target - d0;
+    pr->axis = n;
     pr->pair.xf_b.p = b3_madd(pr->pair.xf_b.p, shift, n);
     pb = b3_madd(pb, shift, n);
 

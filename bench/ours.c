@@ -84,3 +84,7 @@ const bench_query ours_distance = {"minkowski", BENCH_DISTANCE, ours_make, ours_
                                    distance_answer, NULL};
 const bench_query ours_boolean = {"minkowski", BENCH_BOOLEAN, ours_make, ours_release, boolean_run,
                                   boolean_answer, NULL};
+
+/* ------------------------------------------------------------ penetration (issue 3) */
+
+const bench_query *ours_penetration_query(void) { return NULL; }
