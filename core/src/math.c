@@ -72,6 +72,7 @@ const char *mk_status_string(mk_status s)
     case MK_EPA_MAX_ITER: return "EPA iteration limit reached";
     case MK_EPA_FACE_BUDGET: return "EPA face budget reached";
     case MK_GROWTH_MAX_ITER: return "growth-distance iteration limit reached";
+    case MK_GROWTH_DEGENERATE: return "growth distance undefined for these centres";
     case MK_INVALID_INPUT: return "invalid input";
     case MK_INVALID_SIZE: return "invalid shape size";
     case MK_DEGENERATE_HULL: return "degenerate hull";

@@ -7,4 +7,5 @@
 #include <minkowski/shape.h>
 #include <minkowski/gjk.h>
 #include <minkowski/manifold.h>
+#include <minkowski/growth.h>
 #endif

@@ -20,6 +20,7 @@ typedef enum mk_status {
     MK_EPA_FACE_BUDGET,   /* EPA ran out of workspace faces; best depth bounds so far returned */
     /* Growth distance (growth.h) */
     MK_GROWTH_MAX_ITER,   /* growth-distance iteration bound hit; best bounds returned */
+    MK_GROWTH_DEGENERATE, /* growth distance undefined: centre outside its shape, or no interior ball */
     /* Bad input: nothing computed, outputs hold finite placeholders */
     MK_INVALID_INPUT,     /* NULL, NaN/Inf, non-orthonormal rotation, bad setting */
     MK_INVALID_SIZE,      /* zero, negative or non-finite shape size */

@@ -1,0 +1,742 @@
+/* Growth distance by ray intersection on the Minkowski difference.
+ *
+ * "A Ray Intersection Algorithm for Fast Growth Distance Computation Between
+ * Convex Sets", Alg. 3: with D' = (A - c_A) - (B - c_B) and p = c_B - c_A, find
+ * t* = max { t : t p in D' } (problem (10)); sigma* = 1 / t* (Prop. 1).
+ *   - Initialisation, Alg. 1: three points of a ball about the origin inside D'
+ *     on a cone around p (eqs. 16-17), normal p / |p|.
+ *   - Update, Alg. 2: support point along the current unit normal (eq. 11); outer
+ *     bound t_U = min h(n) / <n, p> (eq. 22); inner approximation by one Simplex
+ *     pivot on LP (15) from the previous optimal basis (pruned to basis + new
+ *     point in 3D, Remark 2): the ratio test (26) on barycentric coordinates
+ *     computed by signed areas in the basis plane (Sec. III-F2), ties broken by
+ *     Bland's rule (smallest entry index); normal of the new basis plane (eq. 24),
+ *     normalised (Alg. 3 line 9).
+ *   - Termination on the relative gap (t_U - t_L) / t_L (Sec. III-D); solution
+ *     and witnesses from the basis' weights (eqs. 27-28).
+ *   - Warm start: the previous optimal basis' support points moved with their
+ *     shapes (eq. 31) enter as extra columns after initialisation (Sec. III-F3).
+ *   - Boolean: stop once t_L > 1 or t_U < 1 (Sec. III-F4).
+ * Everything runs in A's local frame; B is carried by its pose relative to A. */
+#include <float.h>
+#include <stddef.h>
+#include <minkowski/growth.h>
+#include "support.h"
+
+/* Iteration caps and the accepted tolerance range. */
+#define MK_GROWTH_DEFAULT_MAX_ITER 100
+#define MK_GROWTH_MAX_ITER_CAP 100000
+#define MK_GROWTH_TOL_MIN 1e-14
+/* Half-angle of the initial cone around p (eq. 17): the three start points are
+ * at angle acos(INIT_COS) from p on the inscribed ball. */
+#define MK_GROWTH_INIT_COS 0.5
+#define MK_GROWTH_INIT_SIN 0.86602540378443864676
+/* Relative thickness (to the probe's extent) below which the support probe of a
+ * user shape counts as flat, and the probe's point budget. */
+#define MK_GROWTH_FLAT 1e-9
+#define MK_GROWTH_PROBE_POINTS 14
+/* A hull's cheap inradius bound (about the centroid, shifted) is used when it
+ * keeps at least this fraction of the inradius; otherwise the faces are scanned. */
+#define MK_GROWTH_HULL_CHEAP_FRACTION 0.5
+
+mk_growth_settings mk_growth_default_settings(void)
+{
+    mk_growth_settings s;
+    s.tolerance = sqrt(DBL_EPSILON);
+    s.max_iterations = MK_GROWTH_DEFAULT_MAX_ITER;
+    return s;
+}
+
+/* ------------------------------------------------------------ inradius about a centre */
+
+/* Point of the whole shape (core + radius) farthest along d. */
+static inline mk_vec3 whole_support(const mk_shape *s, mk_vec3 d)
+{
+    return v3_madd(shape_support(s, d, NULL), s->radius / v3_len(d), d);
+}
+
+/* Brute-force facet scan of Q = conv(P[0..n)): a triple spans a facet plane when
+ * no point lies beyond it. Returns 1 with *depth = the smallest signed distance
+ * from c to a facet plane (inward positive) and *dir, *off = that facet's outward
+ * unit normal and offset; 0 when Q has no volume (then *dir is a unit normal of
+ * its plane, or any unit vector across its line). */
+static int probe_facets(const mk_vec3 *P, int n, mk_vec3 c, mk_real L, mk_real *depth, mk_vec3 *dir, mk_real *off)
+{
+    const mk_real eps = MK_GROWTH_FLAT * L;
+    int facets = 0, planar = 0;
+    mk_vec3 plane = v3(0, 0, 0);
+    *depth = INFINITY;
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j)
+            for (int k = j + 1; k < n; ++k) {
+                mk_vec3 N = v3_cross(v3_sub(P[j], P[i]), v3_sub(P[k], P[i]));
+                mk_real len = v3_len(N);
+                if (!(len > eps * L))
+                    continue; /* (nearly) collinear triple */
+                N = v3_scale(N, 1 / len);
+                int above = 0, below = 0;
+                for (int m = 0; m < n; ++m) {
+                    mk_real d = v3_dot(N, v3_sub(P[m], P[i]));
+                    above += d > eps;
+                    below += d < -eps;
+                }
+                if (above && below)
+                    continue;
+                if (!above && !below) {
+                    planar = 1;
+                    plane = N;
+                    continue;
+                }
+                if (above)
+                    N = v3_neg(N);
+                mk_real o = v3_dot(N, P[i]);
+                mk_real d = o - v3_dot(N, c);
+                if (d < *depth) {
+                    *depth = d;
+                    *dir = N;
+                    *off = o;
+                }
+                ++facets;
+            }
+    if (facets > 0)
+        return 1;
+    if (planar) {
+        *dir = plane;
+        return 0;
+    }
+    /* Collinear (or coincident) points: any direction across the line. */
+    mk_vec3 e = v3(1, 0, 0);
+    for (int m = 1; m < n; ++m)
+        if (v3_len(v3_sub(P[m], P[0])) > eps)
+            e = v3_sub(P[m], P[0]);
+    mk_vec3 a = fabs(e.x) < fabs(e.y) ? v3(1, 0, 0) : v3(0, 1, 0);
+    *dir = v3_normalize_or(v3_cross(e, a), v3(0, 0, 1));
+    return 0;
+}
+
+/* Lower bound of the whole shape's inradius about c from support points only
+ * (user shapes, hulls without faces): Q = conv of support points lies in the
+ * shape, so c's depth in Q bounds the inradius when positive. Starts from six
+ * points along three skewed antipodal directions (boxes and flat bases then give
+ * distinct points; a centrally symmetric shape gives a Q symmetric about its
+ * centre), then, while c is not strictly inside Q, adds the support point along
+ * the normal of the facet c is farthest beyond (both normals of a flat Q). If
+ * the shape does not reach past that facet, c is certified outside (or on the
+ * boundary): -INFINITY (or 0). -INFINITY too for flat shapes and when the point
+ * budget runs out; NAN when a support point is not finite. */
+static mk_real probe_depth(const mk_shape *s, mk_vec3 c)
+{
+    static const mk_real D[3][3] = {{1, 0.13, 0.07}, {-0.11, 1, 0.05}, {0.09, -0.06, 1}};
+    mk_vec3 P[MK_GROWTH_PROBE_POINTS];
+    int n = 0;
+    for (int i = 0; i < 6; ++i) {
+        mk_vec3 d = v3(D[i >> 1][0], D[i >> 1][1], D[i >> 1][2]);
+        P[n++] = whole_support(s, i & 1 ? v3_neg(d) : d);
+    }
+    mk_real L = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!v3_finite(P[i]))
+            return NAN;
+        mk_real l = v3_len(v3_sub(P[i], P[0]));
+        L = l > L ? l : L;
+    }
+    if (!(L > 0))
+        return -INFINITY;
+    const mk_real eps = MK_GROWTH_FLAT * L;
+    while (n < MK_GROWTH_PROBE_POINTS) {
+        mk_real depth = 0, off = 0;
+        mk_vec3 dir = v3(1, 0, 0);
+        if (probe_facets(P, n, c, L, &depth, &dir, &off)) {
+            if (depth > 0)
+                return depth;
+            /* Does the shape reach past the facet c is beyond (or on)? */
+            mk_vec3 q = whole_support(s, dir);
+            if (!v3_finite(q))
+                return NAN;
+            if (!(v3_dot(dir, q) > off + eps))
+                return depth == 0 ? 0 : -INFINITY;
+            P[n++] = q;
+        } else {
+            /* Flat so far: look across the plane both ways. */
+            if (n + 2 > MK_GROWTH_PROBE_POINTS)
+                break;
+            mk_vec3 q0 = whole_support(s, dir), q1 = whole_support(s, v3_neg(dir));
+            if (!v3_finite(q0) || !v3_finite(q1))
+                return NAN;
+            mk_real o = v3_dot(dir, P[0]);
+            if (!(v3_dot(dir, q0) - o > eps) && !(o - v3_dot(dir, q1) > eps))
+                return -INFINITY; /* the shape itself is flat */
+            P[n++] = q0;
+            P[n++] = q1;
+        }
+    }
+    return -INFINITY;
+}
+
+/* Signed depth g of local point c in the core of s, such that radius + g is a
+ * lower bound of the whole shape's inradius about c whenever it is >= 0 (then c
+ * is certified inside the shape). For the closed forms: g >= 0 is a lower bound
+ * of the core's inradius about c, g < 0 is at most minus the distance from c to
+ * the core. -INFINITY when nothing can be certified. */
+static mk_real core_depth(const mk_shape *s, mk_vec3 c)
+{
+    switch (s->type) {
+    case MK_SHAPE_SPHERE:
+        return -v3_len(c);
+    case MK_SHAPE_BOX: {
+        mk_vec3 h = s->u.box.half_extents;
+        mk_vec3 q = v3(fabs(c.x) - h.x, fabs(c.y) - h.y, fabs(c.z) - h.z);
+        mk_real m = fmax(q.x, fmax(q.y, q.z));
+        if (m <= 0)
+            return -m;
+        return -v3_len(v3(fmax(q.x, 0), fmax(q.y, 0), fmax(q.z, 0)));
+    }
+    case MK_SHAPE_CAPSULE: {
+        mk_real hh = s->u.capsule.half_height;
+        mk_real z = c.z > hh ? hh : c.z < -hh ? -hh : c.z;
+        return -v3_len(v3(c.x, c.y, c.z - z));
+    }
+    case MK_SHAPE_CYLINDER: {
+        mk_real qr = hypot(c.x, c.y) - s->u.cylinder.radius, qz = fabs(c.z) - s->u.cylinder.half_height;
+        mk_real m = fmax(qr, qz);
+        if (m <= 0)
+            return -m;
+        return -hypot(fmax(qr, 0), fmax(qz, 0));
+    }
+    case MK_SHAPE_CONE: {
+        /* Base plane z = -h and the generatrix line through (r, -h) and (0, h)
+         * in the meridian half-plane: the line distance never exceeds the
+         * distance to the lateral surface. */
+        mk_real r = s->u.cone.radius, h = s->u.cone.half_height;
+        mk_real base = c.z + h;
+        mk_real lat = (r * h - 2 * h * hypot(c.x, c.y) - r * c.z) / sqrt(4 * h * h + r * r);
+        mk_real m = fmin(base, lat);
+        return m >= 0 ? m : -INFINITY;
+    }
+    case MK_SHAPE_ELLIPSOID: {
+        /* ball(c, (1 - |c|_E) min r) lies in the ellipsoid (triangle inequality in the E-norm). */
+        mk_vec3 r = s->u.ellipsoid.radii;
+        mk_real e = v3_len(v3(c.x / r.x, c.y / r.y, c.z / r.z));
+        return e <= 1 ? (1 - e) * fmin(r.x, fmin(r.y, r.z)) : -INFINITY;
+    }
+    case MK_SHAPE_HULL: {
+        const mk_hull *hu = s->u.hull.hull;
+        mk_real cheap = hu->inradius - v3_len(v3_sub(c, hu->centroid));
+        if (cheap >= MK_GROWTH_HULL_CHEAP_FRACTION * hu->inradius)
+            return cheap;
+        if (hu->num_faces <= 0 || !hu->face_normals || !hu->face_offsets)
+            return probe_depth(s, c) - s->radius;
+        /* Exact: the distance to the nearest face plane. */
+        mk_real m = INFINITY;
+        for (int f = 0; f < hu->num_faces; ++f) {
+            mk_real d = hu->face_offsets[f] - v3_dot(hu->face_normals[f], c);
+            m = d < m ? d : m;
+        }
+        return m >= 0 ? m : -INFINITY;
+    }
+    case MK_SHAPE_USER:
+        return probe_depth(s, c) - s->radius;
+    case MK_SHAPE_TYPE_COUNT:
+        break;
+    }
+    return -INFINITY;
+}
+
+/* ------------------------------------------------------------ pair context */
+
+typedef struct ctx {
+    const mk_shape *a, *b;
+    mk_mat3 R;      /* B's rotation in A's frame */
+    mk_vec3 t;      /* B's origin in A's frame */
+    mk_vec3 ca, cb; /* centres in A's frame */
+    mk_vec3 p;      /* cb - ca: the ray of problem (10) */
+    mk_real ra, rb; /* rounding radii */
+    mk_real ia, ib; /* inradii of A about ca and B about cb */
+    int hint_a, hint_b;
+    int bad; /* a support point was not finite */
+} ctx;
+
+/* Point of D' farthest along the unit normal n (eq. 11): s = (a - c_A) - (b - c_B)
+ * with a = s_A(n) and b = s_B(-n) on the rounded shapes (A's frame). */
+static inline mk_vec3 support(ctx *c, mk_vec3 n, mk_vec3 *pa, mk_vec3 *pb)
+{
+    mk_vec3 a = v3_madd(shape_support(c->a, n, &c->hint_a), c->ra, n);
+    mk_vec3 bl = shape_support(c->b, m3_tmul(&c->R, v3_neg(n)), &c->hint_b);
+    mk_vec3 b = v3_madd(v3_add(m3_mul(&c->R, bl), c->t), -c->rb, n);
+    *pa = a;
+    *pb = b;
+    mk_vec3 s = v3_add(v3_sub(a, b), c->p);
+    if (!v3_finite(s))
+        c->bad = 1;
+    return s;
+}
+
+/* ------------------------------------------------------------ the basis */
+
+/* Optimal basis of LP (15): a triangle of points of D' the ray crosses. */
+typedef struct basis {
+    mk_vec3 w[3];      /* points of D' */
+    mk_vec3 a[3], b[3];/* their points of A and B (A's frame): w = a - b + p */
+    int id[3];         /* entry order (Bland's rule) */
+    mk_real lambda[3]; /* barycentric coordinates of the crossing point t_L p */
+    mk_vec3 n;         /* unit normal of the plane, <n, p> > 0 */
+    mk_real h;         /* plane offset <n, w_i> > 0 */
+    mk_real tl;        /* lower bound t_L = h / <n, p> */
+} basis;
+
+static inline mk_real comp(mk_vec3 v, int i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
+
+/* Barycentric coordinates of q in triangle w, q in the triangle's plane with
+ * normal nrm: signed areas in the coordinate plane where the projection is
+ * largest (the signed-volume method of Montanari et al., as Sec. III-F2 asks).
+ * Returns 0 when the projected triangle has no area. */
+static int barycentric(const mk_vec3 w[3], mk_vec3 nrm, mk_vec3 q, mk_real out[3])
+{
+    mk_real ax = fabs(nrm.x), ay = fabs(nrm.y), az = fabs(nrm.z);
+    int i, j; /* kept axes */
+    if (ax >= ay && ax >= az) {
+        i = 1;
+        j = 2;
+    } else if (ay >= az) {
+        i = 2;
+        j = 0;
+    } else {
+        i = 0;
+        j = 1;
+    }
+    mk_real ex[3], ey[3];
+    for (int k = 0; k < 3; ++k) {
+        ex[k] = comp(w[k], i) - comp(q, i);
+        ey[k] = comp(w[k], j) - comp(q, j);
+    }
+    mk_real s0 = ex[1] * ey[2] - ey[1] * ex[2];
+    mk_real s1 = ex[2] * ey[0] - ey[2] * ex[0];
+    mk_real s2 = ex[0] * ey[1] - ey[0] * ex[1];
+    mk_real sum = s0 + s1 + s2;
+    if (!(fabs(sum) > 0) || !isfinite(sum))
+        return 0;
+    out[0] = s0 / sum;
+    out[1] = s1 / sum;
+    out[2] = s2 / sum;
+    return 1;
+}
+
+/* Plane, bound and weights of the triangle in B->w (eqs. 21, 24). Returns 0
+ * when the triangle has no normal or the ray does not cross its plane forward. */
+static int set_plane(basis *B, mk_vec3 p)
+{
+    /* Cross the two edges at the vertex opposite the longest edge: the most
+     * accurate normal of a skinny triangle. */
+    mk_real l0 = v3_len2(v3_sub(B->w[2], B->w[1])), l1 = v3_len2(v3_sub(B->w[0], B->w[2])),
+            l2 = v3_len2(v3_sub(B->w[1], B->w[0]));
+    int o = l0 >= l1 && l0 >= l2 ? 0 : l1 >= l2 ? 1 : 2;
+    mk_vec3 w0 = B->w[o], w1 = B->w[(o + 1) % 3], w2 = B->w[(o + 2) % 3];
+    mk_vec3 N = v3_cross(v3_sub(w1, w0), v3_sub(w2, w0));
+    mk_real len = v3_len(N);
+    if (!(len > 0) || !isfinite(len))
+        return 0;
+    mk_vec3 n = v3_scale(N, 1 / len);
+    mk_real np = v3_dot(n, p);
+    if (np < 0) {
+        n = v3_neg(n);
+        np = -np;
+    }
+    mk_real h = (v3_dot(n, B->w[0]) + v3_dot(n, B->w[1]) + v3_dot(n, B->w[2])) * (1.0 / 3);
+    if (!(np > 0) || !(h > 0))
+        return 0;
+    mk_real tl = h / np;
+    mk_real lam[3];
+    if (!isfinite(tl) || !barycentric(B->w, n, v3_scale(p, tl), lam))
+        return 0;
+    B->n = n;
+    B->h = h;
+    B->tl = tl;
+    for (int k = 0; k < 3; ++k)
+        B->lambda[k] = lam[k];
+    return 1;
+}
+
+/* Initial basis, Alg. 1: a ball of radius r = ia + ib about the origin lies in
+ * D' (ball(c_A, ia) in A, ball(c_B, ib) in B); three points of its sphere on the
+ * cone of half-angle acos(INIT_COS) around p. Each point w splits as
+ * a = c_A + (ia / r) w in A and b = c_B - (ib / r) w in B. */
+static void init_basis(basis *B, const ctx *c, mk_real p_len)
+{
+    mk_vec3 u = v3_scale(c->p, 1 / p_len);
+    /* Orthonormal e1, e2 completing u (Duff et al., "Building an orthonormal
+     * basis, revisited"). */
+    mk_real sg = copysign(1.0, u.z);
+    mk_real k = -1 / (sg + u.z);
+    mk_real m = u.x * u.y * k;
+    mk_vec3 e1 = v3(1 + sg * u.x * u.x * k, sg * m, -sg * u.x);
+    mk_vec3 e2 = v3(m, sg + u.y * u.y * k, -u.y);
+    static const mk_real CS[3][2] = {{1, 0}, {-0.5, 0.86602540378443864676}, {-0.5, -0.86602540378443864676}};
+    const mk_real r = c->ia + c->ib, fa = c->ia / r, fb = c->ib / r;
+    for (int i = 0; i < 3; ++i) {
+        mk_vec3 side = v3_add(v3_scale(e1, CS[i][0]), v3_scale(e2, CS[i][1]));
+        mk_vec3 w = v3_scale(v3_add(v3_scale(u, MK_GROWTH_INIT_COS), v3_scale(side, MK_GROWTH_INIT_SIN)), r);
+        B->w[i] = w;
+        B->a[i] = v3_madd(c->ca, fa, w);
+        B->b[i] = v3_madd(c->cb, -fb, w);
+        B->id[i] = i;
+        B->lambda[i] = 1.0 / 3;
+    }
+    B->n = u;
+    B->h = r * MK_GROWTH_INIT_COS;
+    B->tl = B->h / p_len;
+}
+
+/* Inner approximation update, Alg. 2 / Sec. III-C2: bring s into the basis by one
+ * Simplex pivot. Its reduced cost is negative iff <n, s> > h (s beyond the basis
+ * plane); the outgoing index minimises lambda_j / alpha_j over alpha_j > 0 (26),
+ * with alpha the barycentric coordinates of s projected centrally onto the basis
+ * plane (scaling p and s leaves the argmin alone, Sec. III-F2); ties go to the
+ * smallest entry index (Bland). Returns 0 (basis unchanged) when s does not
+ * enter or the new basis would be numerically degenerate. */
+static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_vec3 a, mk_vec3 b, int id)
+{
+    /* Beyond the plane by more than its own rounding (the scatter of <n, w_i>
+     * about h): otherwise the support point is, in floating point, already in the
+     * basis and no pivot can make progress. */
+    mk_real hs = v3_dot(B->n, s);
+    mk_real spread = 0;
+    for (int j = 0; j < 3; ++j)
+        spread = fmax(spread, fabs(v3_dot(B->n, B->w[j]) - B->h));
+    if (!(hs - B->h > 4 * spread + 4 * DBL_EPSILON * fabs(hs)))
+        return 0;
+    mk_real alpha[3];
+    if (!barycentric(B->w, B->n, v3_scale(s, B->h / hs), alpha))
+        return 0;
+    int out = -1;
+    mk_real best = INFINITY;
+    for (int j = 0; j < 3; ++j) {
+        if (!(alpha[j] > 0))
+            continue;
+        mk_real ratio = fmax(B->lambda[j], 0) / alpha[j];
+        if (out < 0 || ratio < best || (ratio == best && B->id[j] < B->id[out])) {
+            best = ratio;
+            out = j;
+        }
+    }
+    if (out < 0)
+        return 0;
+    basis nb = *B;
+    nb.w[out] = s;
+    nb.a[out] = a;
+    nb.b[out] = b;
+    nb.id[out] = id;
+    if (!set_plane(&nb, p))
+        return 0;
+    *B = nb;
+    return 1;
+}
+
+/* ------------------------------------------------------------ the loop */
+
+typedef enum outcome { RUN_CONVERGED, RUN_SEPARATED, RUN_OVERLAP, RUN_MAX_ITER, RUN_BAD } outcome;
+
+typedef struct run {
+    basis B;
+    mk_real tu;         /* best upper bound on t* (eq. 22) */
+    mk_vec3 nu;         /* its unit normal */
+    mk_real hu_a, hu_b; /* <nu, a> = h_A(nu) and <nu, b> = -h_B(-nu) (A's frame) */
+    int iterations;
+    outcome out;
+} run;
+
+/* Alg. 3 (with the Boolean exits of Sec. III-F4 when `boolean`). */
+static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *warm, int boolean, mk_real p_len,
+                  run *r)
+{
+    basis *B = &r->B;
+    init_basis(B, c, p_len);
+    r->tu = INFINITY;
+    r->nu = B->n;
+    r->hu_a = r->hu_b = 0;
+    r->out = RUN_MAX_ITER;
+    r->iterations = 0;
+
+    /* Warm start (eq. 31): the cached points, still on their shapes, as columns. */
+    if (warm) {
+        for (int i = 0; i < 3; ++i) {
+            mk_vec3 a = warm->a[i];
+            mk_vec3 b = v3_add(m3_mul(&c->R, warm->b[i]), c->t);
+            mk_vec3 s = v3_add(v3_sub(a, b), c->p);
+            if (v3_finite(s))
+                pivot(B, c->p, s, a, b, 3 + i);
+        }
+    }
+    if (boolean && B->tl > 1) {
+        r->out = RUN_OVERLAP;
+        return;
+    }
+
+    const mk_real tol = st->tolerance;
+    int k;
+    for (k = 0; k < st->max_iterations; ++k) {
+        mk_vec3 pa, pb;
+        mk_vec3 s = support(c, B->n, &pa, &pb);
+        if (c->bad) {
+            r->out = RUN_BAD;
+            break;
+        }
+        /* Outer approximation update (22). */
+        mk_real t = v3_dot(B->n, s) / v3_dot(B->n, c->p);
+        if (t < r->tu) {
+            r->tu = t;
+            r->nu = B->n;
+            r->hu_a = v3_dot(B->n, pa);
+            r->hu_b = v3_dot(B->n, pb);
+        }
+        if (boolean && r->tu < 1) {
+            r->out = RUN_SEPARATED;
+            ++k;
+            break;
+        }
+        if (r->tu - B->tl <= tol * B->tl) {
+            r->out = RUN_CONVERGED;
+            ++k;
+            break;
+        }
+        /* Inner approximation update; no pivot means no progress is possible in
+         * floating point: the bracket is as tight as it gets. */
+        if (!pivot(B, c->p, s, pa, pb, 6 + k)) {
+            r->out = RUN_CONVERGED;
+            ++k;
+            break;
+        }
+        if (boolean && B->tl > 1) {
+            r->out = RUN_OVERLAP;
+            ++k;
+            break;
+        }
+    }
+    r->iterations = k;
+}
+
+/* ------------------------------------------------------------ entry points */
+
+static mk_status validate(const mk_growth_input *in, const mk_growth_settings *st)
+{
+    if (!in || !in->pair.a || !in->pair.b)
+        return MK_INVALID_INPUT;
+    mk_status sa = mk_shape_validate(in->pair.a);
+    if (sa != MK_OK)
+        return sa;
+    mk_status sb = mk_shape_validate(in->pair.b);
+    if (sb != MK_OK)
+        return sb;
+    if (!mk_is_valid_transform(&in->pair.xf_a) || !mk_is_valid_transform(&in->pair.xf_b))
+        return MK_INVALID_INPUT;
+    if (!v3_finite(in->centre_a) || !v3_finite(in->centre_b) || !isfinite(in->inradius_a) ||
+        !isfinite(in->inradius_b) || in->inradius_a < 0 || in->inradius_b < 0)
+        return MK_INVALID_INPUT;
+    if (!(st->tolerance >= MK_GROWTH_TOL_MIN && st->tolerance < 1) || st->max_iterations < 1 ||
+        st->max_iterations > MK_GROWTH_MAX_ITER_CAP)
+        return MK_INVALID_INPUT;
+    return MK_OK;
+}
+
+/* Inradius of the whole shape about local centre c: the caller's, or radius +
+ * core depth. NAN when a user support is not finite. */
+static mk_real inradius(const mk_shape *s, mk_vec3 c, mk_real given)
+{
+    if (given > 0)
+        return given;
+    mk_real d = core_depth(s, c);
+    return isnan(d) ? NAN : s->radius + d;
+}
+
+/* Validate, build the pair context, estimate the inradii. On MK_OK, *p_len is
+ * |p| (0 for coincident centres). */
+static mk_status prepare(const mk_growth_input *in, const mk_growth_settings *st, const mk_growth_cache *cache,
+                         ctx *c, mk_real *p_len)
+{
+    mk_status v = validate(in, st);
+    if (v != MK_OK)
+        return v;
+    const mk_pair *pr = &in->pair;
+    c->a = pr->a;
+    c->b = pr->b;
+    c->R = m3_tmul_m3(&pr->xf_a.R, &pr->xf_b.R);
+    c->t = m3_tmul(&pr->xf_a.R, v3_sub(pr->xf_b.p, pr->xf_a.p));
+    c->ca = in->centre_a;
+    c->cb = v3_add(m3_mul(&c->R, in->centre_b), c->t);
+    c->p = v3_sub(c->cb, c->ca);
+    c->ra = pr->a->radius;
+    c->rb = pr->b->radius;
+    c->hint_a = cache && cache->valid ? cache->hint_a : 0;
+    c->hint_b = cache && cache->valid ? cache->hint_b : 0;
+    c->bad = 0;
+    c->ia = inradius(pr->a, in->centre_a, in->inradius_a);
+    c->ib = inradius(pr->b, in->centre_b, in->inradius_b);
+    if (isnan(c->ia) || isnan(c->ib))
+        return MK_INVALID_INPUT;
+    /* Both centres in their shapes, at least one interior. */
+    if (!(c->ia >= 0) || !(c->ib >= 0) || !(c->ia + c->ib > 0) || !isfinite(c->ia + c->ib))
+        return MK_GROWTH_DEGENERATE;
+    *p_len = v3_len(c->p);
+    if (!isfinite(*p_len))
+        return MK_INVALID_INPUT;
+    /* Centres so close that t* overflows: treat as coincident (sigma* = 0). */
+    if (!isfinite((c->ia + c->ib) / *p_len))
+        *p_len = 0;
+    return MK_OK;
+}
+
+static void store_cache(mk_growth_cache *cache, const ctx *c, const basis *B)
+{
+    for (int i = 0; i < 3; ++i) {
+        cache->a[i] = B->a[i];
+        cache->b[i] = m3_tmul(&c->R, v3_sub(B->b[i], c->t));
+    }
+    cache->hint_a = c->hint_a;
+    cache->hint_b = c->hint_b;
+    int ok = 1;
+    for (int i = 0; i < 3; ++i)
+        ok = ok && v3_finite(cache->a[i]) && v3_finite(cache->b[i]);
+    cache->valid = ok;
+}
+
+/* Witnesses on A and B (A's frame) from the basis weights (eq. 28). */
+static void witnesses(const basis *B, mk_vec3 *pa, mk_vec3 *pb)
+{
+    mk_real l[3], sum = 0;
+    for (int i = 0; i < 3; ++i) {
+        l[i] = fmax(B->lambda[i], 0);
+        sum += l[i];
+    }
+    mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
+    for (int i = 0; i < 3; ++i) {
+        mk_real w = sum > 0 ? l[i] / sum : 1.0 / 3;
+        a = v3_madd(a, w, B->a[i]);
+        b = v3_madd(b, w, B->b[i]);
+    }
+    *pa = a;
+    *pb = b;
+}
+
+static void zero_result(mk_growth_result *out, mk_status st)
+{
+    mk_growth_result z = {0};
+    z.status = st;
+    z.normal = v3(1, 0, 0);
+    *out = z;
+}
+
+mk_status mk_growth_distance(const mk_growth_input *in, const mk_growth_settings *settings, mk_growth_cache *cache,
+                             mk_growth_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    mk_growth_settings st = settings ? *settings : mk_growth_default_settings();
+    ctx c;
+    mk_real p_len = 0;
+    mk_status v = prepare(in, &st, cache, &c, &p_len);
+    if (v != MK_OK) {
+        zero_result(out, v);
+        return v;
+    }
+    const mk_transform *xa = &in->pair.xf_a;
+    zero_result(out, MK_GJK_INTERSECTING);
+    out->centre_a = xf_apply(xa, c.ca);
+    out->centre_b = xf_apply(xa, c.cb);
+    if (p_len == 0) {
+        /* Coincident centres: the scaled shapes share the centre at any scale. */
+        out->point_a = out->centre_a;
+        out->point_b = out->centre_b;
+        out->contact = out->centre_a;
+        return out->status;
+    }
+
+    run r;
+    solve(&c, &st, cache && cache->valid ? cache : NULL, 0, p_len, &r);
+    if (r.out == RUN_BAD) {
+        zero_result(out, MK_INVALID_INPUT);
+        return MK_INVALID_INPUT;
+    }
+    const basis *B = &r.B;
+    mk_real tl = B->tl, tu = r.tu;
+    mk_vec3 nu = r.nu;
+    if (!(tu >= tl)) {
+        /* Rounding (or no support evaluated): keep the bracket ordered. */
+        if (!isfinite(tu))
+            nu = B->n;
+        tu = tl;
+    }
+    mk_vec3 pa, pb;
+    witnesses(B, &pa, &pb);
+    out->sigma = 1 / tl;
+    out->upper_bound = 1 / tl;
+    out->lower_bound = 1 / tu;
+    out->point_a = xf_apply(xa, pa);
+    out->point_b = xf_apply(xa, pb);
+    out->contact = xf_apply(xa, v3_madd(c.ca, 1 / tl, v3_sub(pa, c.ca)));
+    out->normal = m3_mul(&xa->R, nu);
+    out->iterations = r.iterations;
+    if (r.out == RUN_MAX_ITER)
+        out->status = MK_GROWTH_MAX_ITER;
+    else
+        out->status = tu < 1 ? MK_GJK_SEPARATED : MK_GJK_INTERSECTING;
+    if (cache)
+        store_cache(cache, &c, B);
+    return out->status;
+}
+
+mk_status mk_growth_intersect(const mk_growth_input *in, const mk_growth_settings *settings, mk_growth_cache *cache,
+                              mk_growth_intersect_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    mk_growth_intersect_result z = {0};
+    z.plane_normal = v3(1, 0, 0);
+    *out = z;
+    mk_growth_settings st = settings ? *settings : mk_growth_default_settings();
+    ctx c;
+    mk_real p_len = 0;
+    mk_status v = prepare(in, &st, cache, &c, &p_len);
+    if (v != MK_OK) {
+        out->status = v;
+        return v;
+    }
+    const mk_transform *xa = &in->pair.xf_a;
+    if (p_len == 0) {
+        out->status = MK_GJK_INTERSECTING;
+        out->common_point = xf_apply(xa, c.ca);
+        return out->status;
+    }
+
+    run r;
+    solve(&c, &st, cache && cache->valid ? cache : NULL, 1, p_len, &r);
+    out->iterations = r.iterations;
+    if (r.out == RUN_BAD) {
+        out->status = MK_INVALID_INPUT;
+        return out->status;
+    }
+    const basis *B = &r.B;
+    out->upper_bound = 1 / B->tl;
+    out->lower_bound = r.tu > B->tl ? 1 / r.tu : 1 / B->tl;
+    if (r.out == RUN_SEPARATED) {
+        /* D' lies below the plane <nu, .> = h(nu) < <nu, p>: every point a of A
+         * has <nu, a> <= hu_a < hu_b <= <nu, b> for every point b of B. */
+        mk_vec3 nw = m3_mul(&xa->R, r.nu);
+        out->plane_normal = nw;
+        out->plane_offset = 0.5 * (r.hu_a + r.hu_b) + v3_dot(nw, xa->p);
+        out->margin = r.hu_b - r.hu_a;
+        out->status = MK_GJK_SEPARATED;
+    } else if (r.out == RUN_MAX_ITER) {
+        out->status = MK_GROWTH_MAX_ITER;
+    } else {
+        /* t_L > 1: c_A + (x_A - c_A) / t_L is a convex combination of c_A and a
+         * point of A, and equals the same combination on B's side (eq. 28 with
+         * sigma = 1). Converged without a decision: touching within the tolerance. */
+        mk_vec3 pa, pb;
+        witnesses(B, &pa, &pb);
+        mk_real f = B->tl > 1 ? 1 / B->tl : 1;
+        out->common_point = xf_apply(xa, v3_madd(c.ca, f, v3_sub(pa, c.ca)));
+        out->status = MK_GJK_INTERSECTING;
+    }
+    if (cache)
+        store_cache(cache, &c, B);
+    return out->status;
+}

@@ -1,0 +1,996 @@
+/* Check suite "growth": growth distance (core/src/growth.c) against independent
+ * truths.
+ *
+ * Truths used here, none of which calls growth.c:
+ *   - a bisection oracle on the scale factor: both shapes scaled about their
+ *     centres (sizes scaled for primitives about their origin, a user support
+ *     wrapper otherwise), intersected with our Boolean GJK; "separated" answers
+ *     carry a plane, so the oracle's lower end is certified, the upper end is
+ *     good to GJK's resolution (tolerance scaled with sigma^2 so that it is the
+ *     same relative resolution at every scale);
+ *   - an optimality certificate from the oracle's own support formulas: the
+ *     reported normal n gives a true lower bound sigma_L' = <n, p> / h_D'(n)
+ *     (dual feasibility), and the witnesses must lie in their shapes with
+ *     (a - c_A) - (b - c_B) = p / sigma (primal feasibility), which makes sigma a
+ *     true upper bound; together they bracket sigma* to the tolerance;
+ *   - closed forms: touching spheres and boxes have sigma* = 1.
+ * Accuracy contract: the query stops when (t_U - t_L) / t_L <= tol, i.e.
+ * upper_bound / lower_bound - 1 <= tol; witnesses then lie within
+ * tol * |p| / sigma of the boundary (a ball of that radius about the crossing
+ * point would otherwise fit in D'). */
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <minkowski/growth.h>
+#include "oracle.h"
+#include "vec.h"
+
+#define PI 3.14159265358979323846
+/* Rounding slack for points and support values in unit-size scenes. */
+#define SLACK 1e-9
+/* Relative resolution of the GJK bisection oracle on sigma. */
+#define ORACLE_REL 1e-7
+/* Relative agreement demanded between growth distance and the GJK oracle: the
+ * oracle's intersecting end is only resolved to GJK's distance resolution,
+ * which maps to sigma through the angle between the ray and the contact normal. */
+#define ORACLE_AGREE 1e-5
+/* Boolean comparisons skip pairs this close to touching. */
+#define AMBIGUOUS 1e-5
+#define PAIRS_PER_FAMILY 10000
+
+/* ------------------------------------------------------------ shapes */
+
+/* A user shape wrapping a library shape through its support callback: the
+ * oracles read the wrapped shape (same set), the query sees a callback. */
+typedef struct wrap {
+    mk_shape inner;
+} wrap;
+
+static mk_vec3 wrap_support(const void *data, mk_vec3 d)
+{
+    const wrap *w = data;
+    return mk_shape_support(&w->inner, d, NULL);
+}
+
+static void make_user(wrap *w, const mk_shape *inner, mk_shape *out)
+{
+    w->inner = *inner;
+    mk_vec3 lo, hi;
+    mk_shape_local_aabb(inner, &lo, &hi);
+    ck_assert_int_eq(mk_shape_user(out, wrap_support, w, lo, hi, inner->radius), MK_OK);
+}
+
+typedef enum test_family {
+    F_SPHERE,
+    F_BOX,
+    F_CAPSULE,
+    F_CYLINDER,
+    F_CONE,
+    F_ELLIPSOID,
+    F_HULL12,
+    F_HULL60,
+    F_ROUNDED_BOX,
+    F_ROUNDED_CYLINDER,
+    F_ROUNDED_CONE,
+    F_ROUNDED_HULL,
+    F_USER,
+    F_COUNT
+} test_family;
+
+static const char *FAMILY_NAME[F_COUNT] = {"sphere",       "box",           "capsule",          "cylinder",
+                                           "cone",         "ellipsoid",     "hull12",           "hull60",
+                                           "rounded box",  "rounded cyl",   "rounded cone",     "rounded hull",
+                                           "user"};
+
+/* One query case. Holds its own wrappers: never copy it after make_case. */
+typedef struct gcase {
+    mk_shape a, b;   /* what the query sees */
+    mk_shape oa, ob; /* what the oracles read (the wrapped shape for user shapes) */
+    wrap wa, wb;
+    mk_transform xa, xb;
+    mk_vec3 ca, cb; /* local centres */
+    double ia, ib;  /* inradii passed to the query (user shapes off their origin) */
+} gcase;
+
+typedef struct pools {
+    or_hull_pool p12, p60;
+} pools;
+
+static void make_pools(or_rng *r, pools *p)
+{
+    mk_status s = or_hull_pool_make(&p->p12, r, 24, 12);
+    ck_assert_msg(s == MK_OK, "hull pool (12 points): %s %s", mk_status_string(s), p->p12.error);
+    s = or_hull_pool_make(&p->p60, r, 24, 60);
+    ck_assert_msg(s == MK_OK, "hull pool (60 points): %s %s", mk_status_string(s), p->p60.error);
+}
+
+static void free_pools(pools *p)
+{
+    or_hull_pool_free(&p->p12);
+    or_hull_pool_free(&p->p60);
+}
+
+static void random_family_shape(or_rng *r, test_family f, const pools *p, wrap *w, mk_shape *query, mk_shape *oracle)
+{
+    if (f == F_USER) {
+        /* Wrap a random non-user shape, rounded or not. */
+        or_random_shape(r, (or_family)or_int(r, OR_FAMILY_COUNT), &p->p12, &p->p60, oracle);
+        make_user(w, oracle, query);
+        return;
+    }
+    static const or_family OF[F_USER] = {OR_SPHERE,   OR_BOX,           OR_CAPSULE,          OR_CYLINDER,
+                                         OR_CONE,     OR_ELLIPSOID,     OR_HULL12,           OR_HULL60,
+                                         OR_ROUNDED_BOX, OR_ROUNDED_CYLINDER, OR_ROUNDED_CONE, OR_ROUNDED_HULL};
+    or_random_shape(r, OF[f], &p->p12, &p->p60, oracle);
+    *query = *oracle;
+}
+
+/* Default centre of a generated shape: its frame origin, except for blob hulls
+ * whose origin is not inside the core (then the library rightly answers
+ * MK_GROWTH_DEGENERATE, see degenerate_centres): their centroid. */
+static mk_vec3 default_centre(const mk_shape *s)
+{
+    if (s->type != MK_SHAPE_HULL)
+        return v3(0, 0, 0);
+    mk_shape core = *s;
+    core.radius = 0;
+    mk_transform id = mk_transform_identity();
+    return or_point_shape(&core, &id, v3(0, 0, 0), NULL) < -1e-3 ? v3(0, 0, 0) : s->u.hull.hull->centroid;
+}
+
+/* A random interior centre: on the segment from the default centre to a core
+ * support point, at most halfway (spheres: inside the ball). */
+static mk_vec3 random_centre(or_rng *r, const mk_shape *s)
+{
+    mk_vec3 u = or_unit(r);
+    double f = or_uniform(r, 0, 0.5);
+    if (s->type == MK_SHAPE_SPHERE)
+        return v3_scale(u, f * s->radius);
+    mk_vec3 c = default_centre(s);
+    return v3_lerp(c, mk_shape_support(s, u, NULL), f);
+}
+
+static double random_gap(or_rng *r)
+{
+    int k = or_int(r, 20);
+    if (k < 3)
+        return (or_int(r, 2) ? 1 : -1) * pow(10, or_uniform(r, -7, -2));
+    if (k < 9)
+        return or_uniform(r, -2.5, 0);
+    return or_uniform(r, 0, 1.5);
+}
+
+static void make_case(or_rng *r, test_family fa, test_family fb, const pools *p, int random_centres, gcase *g)
+{
+    memset(g, 0, sizeof *g);
+    random_family_shape(r, fa, p, &g->wa, &g->a, &g->oa);
+    random_family_shape(r, fb, p, &g->wb, &g->b, &g->ob);
+    or_place_pair(r, &g->oa, &g->ob, random_gap(r), &g->xa, &g->xb);
+    if (random_centres) {
+        g->ca = random_centre(r, &g->oa);
+        g->cb = random_centre(r, &g->ob);
+    } else {
+        g->ca = default_centre(&g->oa);
+        g->cb = default_centre(&g->ob);
+    }
+    /* A user shape's centre may fall outside the library's six-point probe when
+     * it is off the origin or the shape is a lopsided blob hull: there the
+     * caller vouches with the exact inradius, as growth.h asks. */
+    mk_transform id = mk_transform_identity();
+    if (g->a.type == MK_SHAPE_USER && (random_centres || g->oa.type == MK_SHAPE_HULL))
+        g->ia = -or_point_shape(&g->oa, &id, g->ca, NULL);
+    if (g->b.type == MK_SHAPE_USER && (random_centres || g->ob.type == MK_SHAPE_HULL))
+        g->ib = -or_point_shape(&g->ob, &id, g->cb, NULL);
+}
+
+static mk_growth_input input_of(const gcase *g)
+{
+    mk_growth_input in;
+    memset(&in, 0, sizeof in);
+    in.pair.a = &g->a;
+    in.pair.b = &g->b;
+    in.pair.xf_a = g->xa;
+    in.pair.xf_b = g->xb;
+    in.centre_a = g->ca;
+    in.centre_b = g->cb;
+    in.inradius_a = g->ia;
+    in.inradius_b = g->ib;
+    return in;
+}
+
+static void dump_case(const char *what, const gcase *g)
+{
+    const mk_shape *s[2] = {&g->oa, &g->ob};
+    const mk_transform *x[2] = {&g->xa, &g->xb};
+    const mk_vec3 *c[2] = {&g->ca, &g->cb};
+    fprintf(stderr, "%s\n", what);
+    for (int i = 0; i < 2; ++i) {
+        fprintf(stderr, "  %c: type %d (query %d) radius %a centre %a %a %a p %a %a %a\n", 'A' + i, s[i]->type,
+                (i ? g->b : g->a).type, s[i]->radius, c[i]->x, c[i]->y, c[i]->z, x[i]->p.x, x[i]->p.y, x[i]->p.z);
+        const double *u = &s[i]->u.box.half_extents.x; /* the first three size words of the union */
+        fprintf(stderr, "     sizes %a %a %a R", u[0], u[1], u[2]);
+        for (int k = 0; k < 9; ++k)
+            fprintf(stderr, " %a", x[i]->R.m[k / 3][k % 3]);
+        fprintf(stderr, "\n");
+    }
+}
+
+/* a * b: the pose b expressed in a's frame, taken to the world. */
+static mk_transform compose(const mk_transform *a, const mk_transform *b)
+{
+    mk_transform x;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            x.R.m[i][j] = a->R.m[i][0] * b->R.m[0][j] + a->R.m[i][1] * b->R.m[1][j] + a->R.m[i][2] * b->R.m[2][j];
+    x.p = xf_apply(a, b->p);
+    return x;
+}
+
+/* ------------------------------------------------------------ the GJK bisection oracle */
+
+/* A shape scaled by k about local point c, as a user support. */
+typedef struct scaled {
+    const mk_shape *s;
+    mk_vec3 c;
+    double k;
+} scaled;
+
+static mk_vec3 scaled_support(const void *data, mk_vec3 d)
+{
+    const scaled *w = data;
+    mk_vec3 p = mk_shape_support(w->s, d, NULL);
+    return v3_add(w->c, v3_scale(v3_sub(p, w->c), w->k));
+}
+
+/* c + k (S - c): primitives about their origin by their sizes, anything else
+ * through the wrapper (the radius scales too). */
+static void scale_about(const mk_shape *s, mk_vec3 c, double k, scaled *w, mk_shape *out)
+{
+    int origin = c.x == 0 && c.y == 0 && c.z == 0;
+    if (origin && s->type != MK_SHAPE_HULL && s->type != MK_SHAPE_USER) {
+        *out = *s;
+        out->radius *= k;
+        switch (s->type) {
+        case MK_SHAPE_BOX: out->u.box.half_extents = v3_scale(s->u.box.half_extents, k); break;
+        case MK_SHAPE_CAPSULE: out->u.capsule.half_height *= k; break;
+        case MK_SHAPE_CYLINDER:
+            out->u.cylinder.radius *= k;
+            out->u.cylinder.half_height *= k;
+            break;
+        case MK_SHAPE_CONE:
+            out->u.cone.radius *= k;
+            out->u.cone.half_height *= k;
+            break;
+        case MK_SHAPE_ELLIPSOID: out->u.ellipsoid.radii = v3_scale(s->u.ellipsoid.radii, k); break;
+        default: break;
+        }
+        return;
+    }
+    w->s = s;
+    w->c = c;
+    w->k = k;
+    mk_vec3 lo, hi;
+    mk_shape_local_aabb(s, &lo, &hi);
+    lo = v3_add(c, v3_scale(v3_sub(lo, c), k));
+    hi = v3_add(c, v3_scale(v3_sub(hi, c), k));
+    ck_assert_int_eq(mk_shape_user(out, scaled_support, w, lo, hi, k * s->radius), MK_OK);
+}
+
+/* Boolean GJK on the pair scaled by k: 1 intersecting, 0 separated, -1 unresolved. */
+static int gjk_overlap_at(const gcase *g, double k)
+{
+    scaled wa, wb;
+    mk_shape sa, sb;
+    scale_about(&g->oa, g->ca, k, &wa, &sa);
+    scale_about(&g->ob, g->cb, k, &wb, &sb);
+    mk_pair pr = {&sa, g->xa, &sb, g->xb};
+    mk_gjk_settings st = mk_gjk_default_settings();
+    st.tolerance = 1e-14 * k * k;
+    st.max_iterations = 100000;
+    mk_gjk_intersect_result res;
+    mk_status s = mk_gjk_intersect(&pr, &st, NULL, &res);
+    if (s == MK_GJK_INTERSECTING)
+        return 1;
+    if (s == MK_GJK_SEPARATED)
+        return 0;
+    return -1;
+}
+
+typedef struct bracket {
+    double lo, hi; /* separated at lo (certified), intersecting at hi */
+    int resolved;  /* every GJK call answered */
+} bracket;
+
+/* Bisection on the scale factor: double or halve from 1 until the verdict
+ * flips, then halve the bracket down to ORACLE_REL. */
+static bracket gjk_bisect(const gcase *g)
+{
+    bracket b = {0, INFINITY, 1};
+    int v = gjk_overlap_at(g, 1);
+    if (v < 0) {
+        b.resolved = 0;
+        return b;
+    }
+    double k = 1;
+    if (v) {
+        b.hi = 1;
+        for (int i = 0; i < 80; ++i) {
+            k *= 0.5;
+            v = gjk_overlap_at(g, k);
+            if (v < 0) {
+                b.resolved = 0;
+                return b;
+            }
+            if (!v) {
+                b.lo = k;
+                break;
+            }
+            b.hi = k;
+        }
+    } else {
+        b.lo = 1;
+        for (int i = 0; i < 80; ++i) {
+            k *= 2;
+            v = gjk_overlap_at(g, k);
+            if (v < 0) {
+                b.resolved = 0;
+                return b;
+            }
+            if (v) {
+                b.hi = k;
+                break;
+            }
+            b.lo = k;
+        }
+    }
+    for (int i = 0; i < 100 && b.hi - b.lo > ORACLE_REL * b.hi; ++i) {
+        double mid = 0.5 * (b.lo + b.hi);
+        v = gjk_overlap_at(g, mid);
+        if (v < 0) {
+            b.resolved = 0;
+            break;
+        }
+        if (v)
+            b.hi = mid;
+        else
+            b.lo = mid;
+    }
+    return b;
+}
+
+/* ------------------------------------------------------------ certificate checks */
+
+static int finite3(mk_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+static void assert_result_finite(const mk_growth_result *r, const char *what)
+{
+    ck_assert_msg(isfinite(r->sigma) && isfinite(r->lower_bound) && isfinite(r->upper_bound) && r->iterations >= 0,
+                  "%s: non-finite scalar output (status %s)", what, mk_status_string(r->status));
+    ck_assert_msg(finite3(r->point_a) && finite3(r->point_b) && finite3(r->contact) && finite3(r->normal) &&
+                      finite3(r->centre_a) && finite3(r->centre_b),
+                  "%s: non-finite vector output (status %s)", what, mk_status_string(r->status));
+}
+
+static void assert_intersect_finite(const mk_growth_intersect_result *r, const char *what)
+{
+    ck_assert_msg(finite3(r->plane_normal) && isfinite(r->plane_offset) && isfinite(r->margin) &&
+                      finite3(r->common_point) && isfinite(r->lower_bound) && isfinite(r->upper_bound) &&
+                      r->iterations >= 0,
+                  "%s: non-finite Boolean output (status %s)", what, mk_status_string(r->status));
+}
+
+/* sigma_L' = <n, p> / h_D'(n) from the oracle's support formulas: a true lower
+ * bound of sigma* for any n with <n, p> > 0. */
+static double dual_bound(const gcase *g, mk_vec3 n)
+{
+    mk_vec3 cA = xf_apply(&g->xa, g->ca), cB = xf_apply(&g->xb, g->cb);
+    double h = or_support_value(&g->oa, &g->xa, n) - v3_dot(n, cA) + or_support_value(&g->ob, &g->xb, v3_neg(n)) +
+               v3_dot(n, cB);
+    return v3_dot(n, v3_sub(cB, cA)) / h;
+}
+
+typedef struct fam_stats {
+    int pairs, separated, overlapping, unresolved, bool_compared;
+    long iters, bool_iters;
+    int max_iters;
+    double worst_gap, worst_oracle;
+} fam_stats;
+
+/* Everything one solved case must satisfy, against the certificate and (when
+ * given) the GJK bracket. */
+static void check_solution(const gcase *g, const mk_growth_result *r, double tol, const bracket *br, const char *what)
+{
+    char msg[160];
+    assert_result_finite(r, what);
+    if (!(r->status == MK_GJK_SEPARATED || r->status == MK_GJK_INTERSECTING)) {
+        dump_case(what, g);
+        mk_transform id = mk_transform_identity();
+        fprintf(stderr, "  centre distances to the shapes: %g %g\n", or_point_shape(&g->oa, &id, g->ca, NULL),
+                or_point_shape(&g->ob, &id, g->cb, NULL));
+        ck_abort_msg("%s: status %s", what, mk_status_string(r->status));
+    }
+    mk_vec3 cA = xf_apply(&g->xa, g->ca), cB = xf_apply(&g->xb, g->cb);
+    mk_vec3 p = v3_sub(cB, cA);
+    ck_assert_msg(v3_len(v3_sub(r->centre_a, cA)) <= SLACK && v3_len(v3_sub(r->centre_b, cB)) <= SLACK,
+                  "%s: centres", what);
+    /* Bracket ordered and closed to the tolerance. */
+    ck_assert_msg(r->sigma == r->upper_bound && r->lower_bound <= r->upper_bound, "%s: bounds %.17g %.17g %.17g",
+                  what, r->lower_bound, r->sigma, r->upper_bound);
+    if (!(r->upper_bound - r->lower_bound <= tol * r->lower_bound * (1 + 1e-9) + 1e-300)) {
+        dump_case(what, g);
+        ck_abort_msg("%s: gap not closed: [%.17g, %.17g]", what, r->lower_bound, r->upper_bound);
+    }
+    /* Status matches the bounds. */
+    if (r->status == MK_GJK_SEPARATED)
+        ck_assert_msg(r->lower_bound > 1, "%s: SEPARATED with lower bound %.17g", what, r->lower_bound);
+    else
+        ck_assert_msg(r->lower_bound <= 1, "%s: INTERSECTING with lower bound %.17g", what, r->lower_bound);
+
+    /* Dual feasibility: the normal's bound, recomputed independently. */
+    double nn = v3_len(r->normal);
+    ck_assert_msg(fabs(nn - 1) <= 1e-12 && v3_dot(r->normal, p) > 0, "%s: normal not unit or not along p", what);
+    double dual = dual_bound(g, r->normal);
+    if (!(fabs(dual - r->lower_bound) <= 1e-10 * dual)) {
+        dump_case(what, g);
+        ck_abort_msg("%s: lower bound %.17g but the normal certifies %.17g", what, r->lower_bound, dual);
+    }
+    /* Primal feasibility: witnesses in their shapes, scaling to one point. */
+    double sigma = r->sigma;
+    mk_vec3 xa = v3_madd(cA, sigma, v3_sub(r->point_a, cA));
+    mk_vec3 xb = v3_madd(cB, sigma, v3_sub(r->point_b, cB));
+    double scale = 1 + v3_len(p) + v3_len(r->point_a) + v3_len(r->point_b);
+    ck_assert_msg(v3_len(v3_sub(xa, xb)) <= 1e-9 * scale * (1 + sigma), "%s: witnesses do not scale to one point",
+                  what);
+    ck_assert_msg(v3_len(v3_sub(xa, r->contact)) <= 1e-9 * scale * (1 + sigma), "%s: contact", what);
+    double depth_allowed = 2 * tol * v3_len(p) / sigma + SLACK;
+    double da = or_point_shape(&g->oa, &g->xa, r->point_a, NULL);
+    double db = or_point_shape(&g->ob, &g->xb, r->point_b, NULL);
+    snprintf(msg, sizeof msg, "%s: witness distances %.3g %.3g (allowed depth %.3g)", what, da, db, depth_allowed);
+    if (!(da <= SLACK && db <= SLACK && da >= -depth_allowed && db >= -depth_allowed)) {
+        dump_case(what, g);
+        ck_abort_msg("%s", msg);
+    }
+
+    /* The GJK bracket. */
+    if (br) {
+        if (!(r->upper_bound >= br->lo * (1 - 1e-12) && r->lower_bound <= br->hi * (1 + ORACLE_AGREE))) {
+            dump_case(what, g);
+            ck_abort_msg("%s: growth [%.17g, %.17g] vs GJK bisection [%.17g, %.17g]", what, r->lower_bound,
+                         r->upper_bound, br->lo, br->hi);
+        }
+    }
+}
+
+/* Boolean mode against GJK's Boolean answer and against its own certificate. */
+static void check_boolean(const gcase *g, double sigma, fam_stats *fs, const char *what)
+{
+    mk_growth_input in = input_of(g);
+    mk_growth_intersect_result br;
+    mk_status s = mk_growth_intersect(&in, NULL, NULL, &br);
+    assert_intersect_finite(&br, what);
+    ck_assert_msg(s == MK_GJK_SEPARATED || s == MK_GJK_INTERSECTING, "%s: Boolean status %s", what,
+                  mk_status_string(s));
+    ck_assert_msg(br.lower_bound <= br.upper_bound * (1 + 1e-12), "%s: Boolean bounds", what);
+    fs->bool_iters += br.iterations;
+    if (s == MK_GJK_SEPARATED) {
+        ck_assert_msg(br.margin > 0 && fabs(v3_len(br.plane_normal) - 1) <= 1e-12, "%s: plane", what);
+        double top = or_support_value(&g->oa, &g->xa, br.plane_normal);
+        double bot = -or_support_value(&g->ob, &g->xb, v3_neg(br.plane_normal));
+        ck_assert_msg(top <= br.plane_offset - 0.5 * br.margin + SLACK &&
+                          bot >= br.plane_offset + 0.5 * br.margin - SLACK,
+                      "%s: plane does not separate (%.17g %.17g %.17g %.17g)", what, top, bot, br.plane_offset,
+                      br.margin);
+    } else {
+        double da = or_point_shape(&g->oa, &g->xa, br.common_point, NULL);
+        double db = or_point_shape(&g->ob, &g->xb, br.common_point, NULL);
+        double allowed = fabs(sigma - 1) <= AMBIGUOUS ? 1e-6 : SLACK;
+        ck_assert_msg(da <= allowed && db <= allowed, "%s: common point outside (%.3g, %.3g)", what, da, db);
+    }
+    if (fabs(sigma - 1) <= AMBIGUOUS)
+        return;
+    /* Same verdict as growth distance and as GJK on the unscaled pair. */
+    ck_assert_msg((s == MK_GJK_SEPARATED) == (sigma > 1), "%s: Boolean %s but sigma %.17g", what,
+                  mk_status_string(s), sigma);
+    int v = gjk_overlap_at(g, 1);
+    if (v >= 0) {
+        fs->bool_compared++;
+        if ((s == MK_GJK_INTERSECTING) != (v == 1)) {
+            dump_case(what, g);
+            ck_abort_msg("%s: growth Boolean %s, GJK %s (sigma %.17g)", what, mk_status_string(s),
+                         v ? "intersecting" : "separated", sigma);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ random families */
+
+START_TEST(random_pairs_match_gjk_bisection)
+{
+    test_family fam = (test_family)_i;
+    or_rng r = or_rng_make(0x9d0000 + (uint64_t)fam);
+    pools pl;
+    make_pools(&r, &pl);
+    fam_stats fs;
+    memset(&fs, 0, sizeof fs);
+    const mk_growth_settings st = mk_growth_default_settings();
+    int n = or_scaled(PAIRS_PER_FAMILY);
+    for (int i = 0; i < n; ++i) {
+        /* Half the pairs within the family, half against any family; one in
+         * four with centres away from the frame origins. */
+        test_family fb = (i & 1) ? (test_family)or_int(&r, F_COUNT) : fam;
+        gcase g;
+        make_case(&r, fam, fb, &pl, (i & 3) == 3, &g);
+        char what[96];
+        snprintf(what, sizeof what, "%s vs %s #%d", FAMILY_NAME[fam], FAMILY_NAME[fb], i);
+        mk_growth_input in = input_of(&g);
+        mk_growth_result res;
+        mk_growth_distance(&in, &st, NULL, &res);
+        bracket br = gjk_bisect(&g);
+        if (!br.resolved)
+            fs.unresolved++;
+        check_solution(&g, &res, st.tolerance, &br, what);
+        check_boolean(&g, res.sigma, &fs, what);
+        fs.pairs++;
+        if (res.sigma > 1)
+            fs.separated++;
+        else
+            fs.overlapping++;
+        fs.iters += res.iterations;
+        if (res.iterations > fs.max_iters)
+            fs.max_iters = res.iterations;
+        double mid = isfinite(br.hi) ? 0.5 * (br.lo + br.hi) : br.lo;
+        double e = fabs(res.sigma - mid) / mid;
+        if (e > fs.worst_oracle)
+            fs.worst_oracle = e;
+    }
+    printf("growth %-13s %6d pairs (%d separated, %d overlapping; %d oracle brackets cut short), iterations "
+           "mean %.1f max %d, Boolean mean %.1f (%d compared with GJK), worst |sigma - oracle| / sigma %.2g\n",
+           FAMILY_NAME[fam], fs.pairs, fs.separated, fs.overlapping, fs.unresolved, (double)fs.iters / fs.pairs,
+           fs.max_iters, (double)fs.bool_iters / fs.pairs, fs.bool_compared, fs.worst_oracle);
+    fflush(stdout);
+    free_pools(&pl);
+}
+END_TEST
+
+/* Tighter and looser tolerances keep the contract (gap closed, certificate holds). */
+START_TEST(tolerance_ladder)
+{
+    or_rng r = or_rng_make(0x701e);
+    pools pl;
+    make_pools(&r, &pl);
+    static const double TOL[] = {1e-4, 1e-6, 1e-10, 1e-12};
+    for (int i = 0; i < or_scaled(2000); ++i) {
+        gcase g;
+        make_case(&r, (test_family)or_int(&r, F_COUNT), (test_family)or_int(&r, F_COUNT), &pl, i & 1, &g);
+        mk_growth_settings st = mk_growth_default_settings();
+        st.tolerance = TOL[i % 4];
+        st.max_iterations = 100000;
+        mk_growth_input in = input_of(&g);
+        mk_growth_result res;
+        mk_growth_distance(&in, &st, NULL, &res);
+        char what[64];
+        snprintf(what, sizeof what, "tolerance %g #%d", st.tolerance, i);
+        check_solution(&g, &res, st.tolerance, NULL, what);
+    }
+    free_pools(&pl);
+}
+END_TEST
+
+/* ------------------------------------------------------------ touching: sigma* = 1 */
+
+START_TEST(touching_spheres_give_one)
+{
+    or_rng r = or_rng_make(0x5fe7e);
+    for (int i = 0; i < or_scaled(2000); ++i) {
+        gcase g;
+        memset(&g, 0, sizeof g);
+        double ra = or_uniform(&r, 0.05, 2), rb = or_uniform(&r, 0.05, 2);
+        ck_assert_int_eq(mk_shape_sphere(&g.a, ra), MK_OK);
+        ck_assert_int_eq(mk_shape_sphere(&g.b, rb), MK_OK);
+        g.oa = g.a;
+        g.ob = g.b;
+        g.xa = or_pose(&r, or_in_ball(&r, 5));
+        g.xb = or_pose(&r, v3_madd(g.xa.p, ra + rb, or_unit(&r)));
+        if (i & 1) { /* touching does not depend on the centres */
+            g.ca = v3_scale(or_unit(&r), or_uniform(&r, 0, 0.9) * ra);
+            g.cb = v3_scale(or_unit(&r), or_uniform(&r, 0, 0.9) * rb);
+        }
+        mk_growth_input in = input_of(&g);
+        mk_growth_result res;
+        mk_growth_distance(&in, NULL, NULL, &res);
+        /* About their centres D' is a ball about the origin: exact in two
+         * iterations. Off-centre it is a ball elsewhere, solved to the tolerance. */
+        double err = i & 1 ? mk_growth_default_settings().tolerance : 1e-12;
+        ck_assert_msg(fabs(res.sigma - 1) <= err && res.lower_bound <= 1 + 1e-12 && res.upper_bound >= 1 - 1e-12,
+                      "spheres #%d: sigma %.17g [%.17g, %.17g]", i, res.sigma, res.lower_bound, res.upper_bound);
+        /* The witnesses are the touching point. */
+        mk_vec3 t = v3_madd(g.xa.p, ra, v3_scale(v3_sub(g.xb.p, g.xa.p), 1 / (ra + rb)));
+        ck_assert_msg(v3_len(v3_sub(res.point_a, t)) <= 1e-6 && v3_len(v3_sub(res.point_b, t)) <= 1e-6,
+                      "spheres #%d: witnesses off the touching point", i);
+    }
+}
+END_TEST
+
+/* Box B rotated at random touches box A's face with its lowest vertex (or,
+ * axis-aligned, with a face): sigma* = 1 and the witnesses meet there. */
+START_TEST(touching_boxes_give_one)
+{
+    or_rng r = or_rng_make(0xb0c5);
+    for (int i = 0; i < or_scaled(2000); ++i) {
+        gcase g;
+        memset(&g, 0, sizeof g);
+        mk_vec3 ha = v3(or_uniform(&r, 0.2, 1.5), or_uniform(&r, 0.2, 1.5), or_uniform(&r, 0.2, 1.5));
+        mk_vec3 hb = v3(or_uniform(&r, 0.2, 1.5), or_uniform(&r, 0.2, 1.5), or_uniform(&r, 0.2, 1.5));
+        ck_assert_int_eq(mk_shape_box(&g.a, ha, 0), MK_OK);
+        ck_assert_int_eq(mk_shape_box(&g.b, hb, 0), MK_OK);
+        g.oa = g.a;
+        g.ob = g.b;
+        int face = i % 3 == 0;
+        mk_transform rel = face ? mk_transform_identity() : or_pose(&r, v3(0, 0, 0));
+        /* The point of B lowest along x (B's frame at rel), in A's frame. */
+        mk_vec3 dl = m3_tmul(&rel.R, v3(-1, 0, 0));
+        mk_vec3 lowest = m3_mul(&rel.R, v3(copysign(hb.x, dl.x), copysign(hb.y, dl.y), copysign(hb.z, dl.z)));
+        /* On A's +x face (face contact: B's face centre there). */
+        mk_vec3 touch = v3(ha.x, or_uniform(&r, -0.9, 0.9) * ha.y, or_uniform(&r, -0.9, 0.9) * ha.z);
+        rel.p = v3_sub(touch, face ? v3(-hb.x, 0, 0) : lowest);
+        g.xa = or_pose(&r, or_in_ball(&r, 5));
+        g.xb = compose(&g.xa, &rel);
+        mk_growth_input in = input_of(&g);
+        mk_growth_result res;
+        mk_growth_distance(&in, NULL, NULL, &res);
+        ck_assert_msg(fabs(res.sigma - 1) <= 1e-12 && res.lower_bound <= 1 + 1e-12 && res.upper_bound >= 1 - 1e-12,
+                      "boxes #%d (%s): sigma %.17g [%.17g, %.17g], %d iterations", i, face ? "face" : "vertex",
+                      res.sigma, res.lower_bound, res.upper_bound, res.iterations);
+        if (!face) {
+            mk_vec3 t = xf_apply(&g.xa, touch);
+            ck_assert_msg(v3_len(v3_sub(res.point_a, t)) <= 1e-9 && v3_len(v3_sub(res.point_b, t)) <= 1e-9,
+                          "boxes #%d: witnesses off the touching vertex", i);
+        }
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------ warm start */
+
+/* Small displacements: warm start gives the cold answer (to the tolerance). On
+ * polytopes, where the paper reports its gains, in at most as many iterations
+ * pair by pair; on curved shapes (the paper: "negligible benefits") at most one
+ * more iteration on average. Spheres about their centres are exempt: there D'
+ * is a ball about the origin and the cold start's first support point, along
+ * p, is the exact answer (2 iterations), while the cached basis is a cluster of
+ * nearly coincident points whose plane normal has to converge again. */
+START_TEST(warm_start_matches_cold_start)
+{
+    or_rng r = or_rng_make(0x3a53);
+    pools pl;
+    make_pools(&r, &pl);
+    const mk_growth_settings st = mk_growth_default_settings();
+    long cold_it[F_COUNT] = {0}, warm_it[F_COUNT] = {0};
+    int more[F_COUNT] = {0}, count[F_COUNT] = {0};
+    for (int i = 0; i < or_scaled(10000); ++i) {
+        test_family f = (test_family)(i % F_COUNT);
+        gcase g;
+        make_case(&r, f, f, &pl, 0, &g);
+        mk_growth_cache cache;
+        memset(&cache, 0, sizeof cache);
+        mk_growth_input in = input_of(&g);
+        mk_growth_result r0, rc, rw;
+        mk_growth_distance(&in, &st, &cache, &r0);
+        ck_assert_msg(cache.valid, "cache not written (%s)", mk_status_string(r0.status));
+        /* Move B by about 1% of its size and turn it by about 0.01 rad. */
+        mk_quat dq = {or_uniform(&r, -0.005, 0.005), or_uniform(&r, -0.005, 0.005), or_uniform(&r, -0.005, 0.005), 1};
+        mk_transform d = mk_transform_from_quat(v3_scale(or_unit(&r), 0.01), dq);
+        mk_vec3 moved = v3_add(g.xb.p, d.p);
+        d.p = v3(0, 0, 0);
+        g.xb = compose(&d, &g.xb);
+        g.xb.p = moved;
+        in = input_of(&g);
+        mk_growth_distance(&in, &st, NULL, &rc);
+        mk_growth_distance(&in, &st, &cache, &rw);
+        char what[64];
+        snprintf(what, sizeof what, "warm %s #%d", FAMILY_NAME[f], i);
+        check_solution(&g, &rw, st.tolerance, NULL, what);
+        ck_assert_msg(fabs(rw.sigma - rc.sigma) <= 2 * st.tolerance * rc.sigma, "%s: warm %.17g cold %.17g", what,
+                      rw.sigma, rc.sigma);
+        if (f == F_BOX || f == F_HULL12 || f == F_HULL60)
+            ck_assert_msg(rw.iterations <= rc.iterations, "%s: warm %d iterations, cold %d", what, rw.iterations,
+                          rc.iterations);
+        cold_it[f] += rc.iterations;
+        warm_it[f] += rw.iterations;
+        more[f] += rw.iterations > rc.iterations;
+        count[f]++;
+    }
+    for (int f = 0; f < F_COUNT; ++f)
+        printf("growth warm start %-13s cold %.2f warm %.2f iterations (warm needed more on %d of %d)\n",
+               FAMILY_NAME[f], (double)cold_it[f] / count[f], (double)warm_it[f] / count[f], more[f], count[f]);
+    fflush(stdout);
+    for (int f = F_SPHERE + 1; f < F_COUNT; ++f)
+        ck_assert_msg(warm_it[f] <= cold_it[f] + count[f], "%s: warm start costs more iterations on average",
+                      FAMILY_NAME[f]);
+    free_pools(&pl);
+}
+END_TEST
+
+/* ------------------------------------------------------------ degenerate inputs */
+
+static mk_vec3 flat_square_support(const void *data, mk_vec3 d)
+{
+    (void)data;
+    return v3(copysign(1, d.x), copysign(1, d.y), 0);
+}
+
+static mk_vec3 nan_support(const void *data, mk_vec3 d)
+{
+    (void)data;
+    (void)d;
+    return v3(NAN, 0, 0);
+}
+
+static void basic_pair(gcase *g)
+{
+    memset(g, 0, sizeof *g);
+    ck_assert_int_eq(mk_shape_box(&g->a, v3(1, 0.5, 0.7), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_sphere(&g->b, 0.6), MK_OK);
+    g->oa = g->a;
+    g->ob = g->b;
+    g->xa = mk_transform_identity();
+    g->xb = mk_transform_identity();
+    g->xb.p = v3(2, 0.3, -0.2);
+}
+
+static void expect_status(const mk_growth_input *in, const mk_growth_settings *st, mk_status want, const char *what)
+{
+    mk_growth_result r;
+    mk_growth_intersect_result b;
+    mk_status s = mk_growth_distance(in, st, NULL, &r);
+    ck_assert_msg(s == want && r.status == want, "%s: distance %s, want %s", what, mk_status_string(s),
+                  mk_status_string(want));
+    assert_result_finite(&r, what);
+    s = mk_growth_intersect(in, st, NULL, &b);
+    ck_assert_msg(s == want && b.status == want, "%s: Boolean %s, want %s", what, mk_status_string(s),
+                  mk_status_string(want));
+    assert_intersect_finite(&b, what);
+}
+
+START_TEST(degenerate_flat_user_shape)
+{
+    /* A square in the plane z = 0 through a user support: no volume, so the
+     * library cannot certify its centre inside; both flat: no ball at all. */
+    gcase g;
+    basic_pair(&g);
+    ck_assert_int_eq(mk_shape_user(&g.b, flat_square_support, NULL, v3(-1, -1, 0), v3(1, 1, 0), 0), MK_OK);
+    mk_growth_input in = input_of(&g);
+    expect_status(&in, NULL, MK_GROWTH_DEGENERATE, "flat user vs box");
+    ck_assert_int_eq(mk_shape_user(&g.a, flat_square_support, NULL, v3(-1, -1, 0), v3(1, 1, 0), 0), MK_OK);
+    in = input_of(&g);
+    expect_status(&in, NULL, MK_GROWTH_DEGENERATE, "flat user vs flat user");
+    /* A rounded flat shape is solid: radius about the centre. */
+    ck_assert_int_eq(mk_shape_user(&g.a, flat_square_support, NULL, v3(-1, -1, 0), v3(1, 1, 0), 0.2), MK_OK);
+    ck_assert_int_eq(mk_shape_sphere(&g.b, 0.5), MK_OK);
+    in = input_of(&g);
+    in.inradius_a = 0.2; /* the caller vouches for the ball about the centre */
+    mk_growth_result r;
+    ck_assert_int_eq(mk_growth_distance(&in, NULL, NULL, &r), MK_GJK_SEPARATED);
+    /* Rounded square (half 1, radius 0.2) meets the sphere (0.5) along x at
+     * 1 + 0.2 + 0.5 = 1.7 scaled: sigma = 2 / 1.7 when B sits at (2, 0, 0). */
+    g.xb.p = v3(2, 0, 0);
+    in.pair.xf_b = g.xb;
+    mk_growth_distance(&in, NULL, NULL, &r);
+    ck_assert_msg(fabs(r.sigma - 2 / 1.7) <= 1e-8, "rounded flat: sigma %.17g", r.sigma);
+}
+END_TEST
+
+START_TEST(degenerate_centres)
+{
+    gcase g;
+    basic_pair(&g);
+    /* A's centre on its face, B's inside: well defined, checked against the
+     * bisection oracle. */
+    g.ca = v3(1, 0.1, 0.2);
+    mk_growth_input in = input_of(&g);
+    mk_growth_result r;
+    mk_growth_distance(&in, NULL, NULL, &r);
+    bracket br = gjk_bisect(&g);
+    check_solution(&g, &r, mk_growth_default_settings().tolerance, &br, "centre on A's face");
+    /* Both centres on their boundaries: no ball about the origin in D'. */
+    g.cb = v3(0, 0.6, 0);
+    in = input_of(&g);
+    expect_status(&in, NULL, MK_GROWTH_DEGENERATE, "both centres on the boundary");
+    /* A centre outside its shape. */
+    g.ca = v3(0, 0, 0);
+    g.cb = v3(0.7, 0, 0);
+    in = input_of(&g);
+    expect_status(&in, NULL, MK_GROWTH_DEGENERATE, "centre outside");
+    /* A hull whose frame origin lies outside it. */
+    mk_vec3 pts[8];
+    for (int i = 0; i < 8; ++i)
+        pts[i] = v3(3 + (i & 1), (i >> 1) & 1, (i >> 2) & 1);
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, 8, &h), MK_OK);
+    basic_pair(&g);
+    ck_assert_int_eq(mk_shape_hull(&g.a, h, 0), MK_OK);
+    in = input_of(&g);
+    expect_status(&in, NULL, MK_GROWTH_DEGENERATE, "hull origin outside");
+    in.centre_a = v3(3.5, 0.5, 0.5);
+    ck_assert_int_eq(mk_growth_distance(&in, NULL, NULL, &r), MK_GJK_SEPARATED);
+    mk_hull_destroy(h);
+    /* Coincident centres: the scaled shapes share the centre at any scale. */
+    basic_pair(&g);
+    g.xb.p = v3(0, 0, 0);
+    in = input_of(&g);
+    ck_assert_int_eq(mk_growth_distance(&in, NULL, NULL, &r), MK_GJK_INTERSECTING);
+    ck_assert_msg(r.sigma == 0 && r.lower_bound == 0 && r.upper_bound == 0, "coincident centres: sigma %g", r.sigma);
+    assert_result_finite(&r, "coincident");
+}
+END_TEST
+
+START_TEST(invalid_inputs)
+{
+    gcase g;
+    basic_pair(&g);
+    mk_growth_input in = input_of(&g);
+    mk_growth_input bad;
+    /* NaN and infinite poses, non-orthonormal rotations. */
+    bad = in;
+    bad.pair.xf_b.p.x = NAN;
+    expect_status(&bad, NULL, MK_INVALID_INPUT, "NaN position");
+    bad = in;
+    bad.pair.xf_a.R.m[1][2] = INFINITY;
+    expect_status(&bad, NULL, MK_INVALID_INPUT, "infinite rotation");
+    bad = in;
+    bad.pair.xf_a.R.m[0][0] = 2;
+    expect_status(&bad, NULL, MK_INVALID_INPUT, "non-orthonormal rotation");
+    /* Centres and inradii. */
+    bad = in;
+    bad.centre_a.y = NAN;
+    expect_status(&bad, NULL, MK_INVALID_INPUT, "NaN centre");
+    bad = in;
+    bad.inradius_b = -1;
+    expect_status(&bad, NULL, MK_INVALID_INPUT, "negative inradius");
+    bad = in;
+    bad.inradius_b = NAN;
+    expect_status(&bad, NULL, MK_INVALID_INPUT, "NaN inradius");
+    /* Shapes. */
+    bad = in;
+    bad.pair.a = NULL;
+    expect_status(&bad, NULL, MK_INVALID_INPUT, "NULL shape");
+    mk_shape s = g.a;
+    s.u.box.half_extents.y = -1;
+    bad = in;
+    bad.pair.a = &s;
+    expect_status(&bad, NULL, MK_INVALID_SIZE, "negative box size");
+    mk_shape u;
+    ck_assert_int_eq(mk_shape_user(&u, nan_support, NULL, v3(-1, -1, -1), v3(1, 1, 1), 0), MK_OK);
+    bad = in;
+    bad.pair.b = &u;
+    expect_status(&bad, NULL, MK_INVALID_INPUT, "NaN user support");
+    bad.inradius_b = 0.5; /* skips the probe: the NaN now shows up in the iterations */
+    expect_status(&bad, NULL, MK_INVALID_INPUT, "NaN user support in the loop");
+    /* Settings. */
+    mk_growth_settings st = mk_growth_default_settings();
+    st.tolerance = 0;
+    expect_status(&in, &st, MK_INVALID_INPUT, "zero tolerance");
+    st.tolerance = NAN;
+    expect_status(&in, &st, MK_INVALID_INPUT, "NaN tolerance");
+    st.tolerance = 1;
+    expect_status(&in, &st, MK_INVALID_INPUT, "tolerance 1");
+    st = mk_growth_default_settings();
+    st.max_iterations = 0;
+    expect_status(&in, &st, MK_INVALID_INPUT, "no iterations");
+    st.max_iterations = 1 << 30;
+    expect_status(&in, &st, MK_INVALID_INPUT, "unbounded iterations");
+    /* NULL input and output. */
+    mk_growth_result r;
+    mk_growth_intersect_result b;
+    ck_assert_int_eq(mk_growth_distance(NULL, NULL, NULL, &r), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_growth_distance(&in, NULL, NULL, NULL), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_growth_intersect(NULL, NULL, NULL, &b), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_growth_intersect(&in, NULL, NULL, NULL), MK_INVALID_INPUT);
+}
+END_TEST
+
+/* The iteration bound gets its own status, with bounds that still bracket. */
+START_TEST(iteration_bound_keeps_a_valid_bracket)
+{
+    or_rng r = or_rng_make(0x17e4);
+    pools pl;
+    make_pools(&r, &pl);
+    for (int i = 0; i < or_scaled(500); ++i) {
+        gcase g;
+        make_case(&r, F_ELLIPSOID, (test_family)or_int(&r, F_COUNT), &pl, 0, &g);
+        mk_growth_settings st = mk_growth_default_settings();
+        st.max_iterations = 1 + i % 3;
+        mk_growth_input in = input_of(&g);
+        mk_growth_result res;
+        mk_status s = mk_growth_distance(&in, &st, NULL, &res);
+        assert_result_finite(&res, "max iterations");
+        if (s != MK_GROWTH_MAX_ITER)
+            continue; /* converged early (e.g. a sphere) */
+        ck_assert_int_le(res.iterations, st.max_iterations);
+        double dual = dual_bound(&g, res.normal);
+        ck_assert_msg(fabs(dual - res.lower_bound) <= 1e-10 * dual, "max iterations: lower bound not certified");
+        mk_vec3 cA = xf_apply(&g.xa, g.ca), cB = xf_apply(&g.xb, g.cb);
+        mk_vec3 xa = v3_madd(cA, res.sigma, v3_sub(res.point_a, cA));
+        mk_vec3 xb = v3_madd(cB, res.sigma, v3_sub(res.point_b, cB));
+        ck_assert_msg(v3_len(v3_sub(xa, xb)) <= 1e-9 * (1 + res.sigma) * (1 + v3_len(v3_sub(cB, cA))),
+                      "max iterations: witnesses do not meet");
+        ck_assert_msg(or_point_shape(&g.oa, &g.xa, res.point_a, NULL) <= SLACK &&
+                          or_point_shape(&g.ob, &g.xb, res.point_b, NULL) <= SLACK,
+                      "max iterations: witness outside its shape");
+        mk_growth_intersect_result b;
+        s = mk_growth_intersect(&in, &st, NULL, &b);
+        ck_assert(s == MK_GROWTH_MAX_ITER || s == MK_GJK_SEPARATED || s == MK_GJK_INTERSECTING);
+    }
+    free_pools(&pl);
+}
+END_TEST
+
+/* Boolean mode stops early: never more iterations than the distance query. */
+START_TEST(boolean_exits_early)
+{
+    or_rng r = or_rng_make(0xb001);
+    pools pl;
+    make_pools(&r, &pl);
+    long dist_it = 0, bool_it = 0;
+    const int n = or_scaled(3000);
+    for (int i = 0; i < n; ++i) {
+        gcase g;
+        make_case(&r, (test_family)or_int(&r, F_COUNT), (test_family)or_int(&r, F_COUNT), &pl, 0, &g);
+        mk_growth_input in = input_of(&g);
+        mk_growth_result res;
+        mk_growth_intersect_result b;
+        mk_growth_distance(&in, NULL, NULL, &res);
+        mk_growth_intersect(&in, NULL, NULL, &b);
+        ck_assert_int_le(b.iterations, res.iterations);
+        dist_it += res.iterations;
+        bool_it += b.iterations;
+        /* The Boolean query's bounds bracket the distance query's answer. */
+        ck_assert_msg(b.lower_bound <= res.upper_bound * (1 + 1e-12) && b.upper_bound >= res.lower_bound * (1 - 1e-12),
+                      "Boolean bounds [%.17g, %.17g] vs sigma [%.17g, %.17g]", b.lower_bound, b.upper_bound,
+                      res.lower_bound, res.upper_bound);
+    }
+    printf("growth Boolean: %.2f iterations per query against %.2f for the distance\n", (double)bool_it / n,
+           (double)dist_it / n);
+    free_pools(&pl);
+}
+END_TEST
+
+/* ------------------------------------------------------------ suite */
+
+static Suite *growth_suite(void)
+{
+    Suite *s = suite_create("growth");
+    double timeout = 600 * or_test_scale();
+    TCase *random = tcase_create("random");
+    tcase_set_timeout(random, timeout);
+    tcase_add_loop_test(random, random_pairs_match_gjk_bisection, 0, F_COUNT);
+    tcase_add_test(random, tolerance_ladder);
+    tcase_add_test(random, warm_start_matches_cold_start);
+    tcase_add_test(random, boolean_exits_early);
+    suite_add_tcase(s, random);
+    TCase *exact = tcase_create("exact");
+    tcase_set_timeout(exact, timeout);
+    tcase_add_test(exact, touching_spheres_give_one);
+    tcase_add_test(exact, touching_boxes_give_one);
+    suite_add_tcase(s, exact);
+    TCase *hostile = tcase_create("hostile");
+    tcase_set_timeout(hostile, timeout);
+    tcase_add_test(hostile, degenerate_flat_user_shape);
+    tcase_add_test(hostile, degenerate_centres);
+    tcase_add_test(hostile, invalid_inputs);
+    tcase_add_test(hostile, iteration_bound_keeps_a_valid_bracket);
+    suite_add_tcase(s, hostile);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(growth_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
