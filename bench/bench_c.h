@@ -68,8 +68,9 @@ extern const ours_config ours_configs[OURS_CONFIG_COUNT];
 /* param: an ours_config. */
 extern const bench_query ours_distance;
 extern const bench_query ours_boolean;
-/* Penetration depth through the core's epa.h, or NULL when the core has none. */
-const bench_query *ours_penetration_query(void);
+/* Penetration depth through the core's epa.h: configuration k (0: defaults,
+ * 1: EPA tolerance 1e-4), NULL past the last or when the core has no EPA. */
+const bench_query *ours_penetration_query(int k);
 
 /* ------------------------------------------------------------ sections */
 
