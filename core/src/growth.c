@@ -39,6 +39,10 @@
  * keeps at least this fraction of the inradius; otherwise the faces are scanned. */
 #define MK_GROWTH_HULL_CHEAP_FRACTION 0.5
 
+/* Branch-free max/min of finite values (fmax/fmin are library calls here). */
+static inline mk_real rmax(mk_real x, mk_real y) { return x > y ? x : y; }
+static inline mk_real rmin(mk_real x, mk_real y) { return x < y ? x : y; }
+
 mk_growth_settings mk_growth_default_settings(void)
 {
     mk_growth_settings s;
@@ -186,10 +190,10 @@ static mk_real core_depth(const mk_shape *s, mk_vec3 c)
     case MK_SHAPE_BOX: {
         mk_vec3 h = s->u.box.half_extents;
         mk_vec3 q = v3(fabs(c.x) - h.x, fabs(c.y) - h.y, fabs(c.z) - h.z);
-        mk_real m = fmax(q.x, fmax(q.y, q.z));
+        mk_real m = rmax(q.x, rmax(q.y, q.z));
         if (m <= 0)
             return -m;
-        return -v3_len(v3(fmax(q.x, 0), fmax(q.y, 0), fmax(q.z, 0)));
+        return -v3_len(v3(rmax(q.x, 0), rmax(q.y, 0), rmax(q.z, 0)));
     }
     case MK_SHAPE_CAPSULE: {
         mk_real hh = s->u.capsule.half_height;
@@ -198,10 +202,10 @@ static mk_real core_depth(const mk_shape *s, mk_vec3 c)
     }
     case MK_SHAPE_CYLINDER: {
         mk_real qr = hypot(c.x, c.y) - s->u.cylinder.radius, qz = fabs(c.z) - s->u.cylinder.half_height;
-        mk_real m = fmax(qr, qz);
+        mk_real m = rmax(qr, qz);
         if (m <= 0)
             return -m;
-        return -hypot(fmax(qr, 0), fmax(qz, 0));
+        return -hypot(rmax(qr, 0), rmax(qz, 0));
     }
     case MK_SHAPE_CONE: {
         /* Base plane z = -h and the generatrix line through (r, -h) and (0, h)
@@ -210,14 +214,14 @@ static mk_real core_depth(const mk_shape *s, mk_vec3 c)
         mk_real r = s->u.cone.radius, h = s->u.cone.half_height;
         mk_real base = c.z + h;
         mk_real lat = (r * h - 2 * h * hypot(c.x, c.y) - r * c.z) / sqrt(4 * h * h + r * r);
-        mk_real m = fmin(base, lat);
+        mk_real m = rmin(base, lat);
         return m >= 0 ? m : -INFINITY;
     }
     case MK_SHAPE_ELLIPSOID: {
         /* ball(c, (1 - |c|_E) min r) lies in the ellipsoid (triangle inequality in the E-norm). */
         mk_vec3 r = s->u.ellipsoid.radii;
         mk_real e = v3_len(v3(c.x / r.x, c.y / r.y, c.z / r.z));
-        return e <= 1 ? (1 - e) * fmin(r.x, fmin(r.y, r.z)) : -INFINITY;
+        return e <= 1 ? (1 - e) * rmin(r.x, rmin(r.y, r.z)) : -INFINITY;
     }
     case MK_SHAPE_HULL: {
         const mk_hull *hu = s->u.hull.hull;
@@ -280,58 +284,100 @@ typedef struct basis {
     int id[3];         /* entry order (Bland's rule) */
     mk_real lambda[3]; /* barycentric coordinates of the crossing point t_L p */
     mk_vec3 n;         /* unit normal of the plane, <n, p> > 0 */
-    mk_real h;         /* plane offset <n, w_i> > 0 */
+    mk_real h;         /* plane offset <n, w_i> > 0 (mean over the vertices) */
+    mk_real np;        /* <n, p> */
     mk_real tl;        /* lower bound t_L = h / <n, p> */
+    mk_real spread;    /* rounding of the plane: max |<n, w_i> - h| */
 } basis;
 
-static inline mk_real comp(mk_vec3 v, int i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
+/* Projection of a point of the basis plane to 2D, dropping the coordinate
+ * where the plane normal is largest (the projection that keeps the most area). */
+typedef struct proj2 {
+    int drop;
+} proj2;
 
-/* Barycentric coordinates of q in triangle w, q in the triangle's plane with
- * normal nrm: signed areas in the coordinate plane where the projection is
- * largest (the signed-volume method of Montanari et al., as Sec. III-F2 asks).
- * Returns 0 when the projected triangle has no area. */
-static int barycentric(const mk_vec3 w[3], mk_vec3 nrm, mk_vec3 q, mk_real out[3])
+static inline proj2 proj_for(mk_vec3 n)
 {
-    mk_real ax = fabs(nrm.x), ay = fabs(nrm.y), az = fabs(nrm.z);
-    int i, j; /* kept axes */
-    if (ax >= ay && ax >= az) {
-        i = 1;
-        j = 2;
-    } else if (ay >= az) {
-        i = 2;
-        j = 0;
+    mk_real ax = fabs(n.x), ay = fabs(n.y), az = fabs(n.z);
+    proj2 pr = {ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2};
+    return pr;
+}
+
+static inline void project(proj2 pr, mk_vec3 v, mk_real *x, mk_real *y)
+{
+    if (pr.drop == 0) {
+        *x = v.y;
+        *y = v.z;
+    } else if (pr.drop == 1) {
+        *x = v.z;
+        *y = v.x;
     } else {
-        i = 0;
-        j = 1;
+        *x = v.x;
+        *y = v.y;
     }
-    mk_real ex[3], ey[3];
-    for (int k = 0; k < 3; ++k) {
-        ex[k] = comp(w[k], i) - comp(q, i);
-        ey[k] = comp(w[k], j) - comp(q, j);
-    }
-    mk_real s0 = ex[1] * ey[2] - ey[1] * ex[2];
-    mk_real s1 = ex[2] * ey[0] - ey[2] * ex[0];
-    mk_real s2 = ex[0] * ey[1] - ey[0] * ex[1];
-    mk_real sum = s0 + s1 + s2;
+}
+
+/* Signed areas of the sub-triangles (q, w1, w2), (w0, q, w2), (w0, w1, q) in the
+ * projection: proportional to the barycentric coordinates of q in the triangle
+ * (q in its plane), with their sum the triangle's own area (the signed-volume
+ * method of Montanari et al., as Sec. III-F2 asks). Differences are taken at q
+ * so that a small triangle far from the origin keeps its precision. */
+static inline mk_real signed_areas(proj2 pr, mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, mk_vec3 q, mk_real area[3])
+{
+    mk_real qx, qy, x0, y0, x1, y1, x2, y2;
+    project(pr, q, &qx, &qy);
+    project(pr, w0, &x0, &y0);
+    project(pr, w1, &x1, &y1);
+    project(pr, w2, &x2, &y2);
+    x0 -= qx;
+    y0 -= qy;
+    x1 -= qx;
+    y1 -= qy;
+    x2 -= qx;
+    y2 -= qy;
+    area[0] = x1 * y2 - y1 * x2;
+    area[1] = x2 * y0 - y2 * x0;
+    area[2] = x0 * y1 - y0 * x1;
+    return area[0] + area[1] + area[2];
+}
+
+/* Barycentric coordinates of q in the triangle; 0 when it has no area. */
+static inline int barycentric(mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, mk_vec3 n, mk_vec3 q, mk_real out[3])
+{
+    mk_real area[3];
+    mk_real sum = signed_areas(proj_for(n), w0, w1, w2, q, area);
     if (!(fabs(sum) > 0) || !isfinite(sum))
         return 0;
-    out[0] = s0 / sum;
-    out[1] = s1 / sum;
-    out[2] = s2 / sum;
+    mk_real inv = 1 / sum;
+    out[0] = area[0] * inv;
+    out[1] = area[1] * inv;
+    out[2] = area[2] * inv;
     return 1;
 }
 
-/* Plane, bound and weights of the triangle in B->w (eqs. 21, 24). Returns 0
- * when the triangle has no normal or the ray does not cross its plane forward. */
-static int set_plane(basis *B, mk_vec3 p)
+/* Plane of the triangle (eqs. 21, 24) with its bound t_L and the weights of
+ * the crossing point t_L p. */
+typedef struct plane {
+    mk_vec3 n;
+    mk_real h, np, tl, spread;
+    mk_real lambda[3];
+} plane;
+
+/* Returns 0 when the triangle has no normal or the ray does not cross its plane
+ * forward. */
+static inline int triangle_plane(mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, mk_vec3 p, plane *pl)
 {
     /* Cross the two edges at the vertex opposite the longest edge: the most
      * accurate normal of a skinny triangle. */
-    mk_real l0 = v3_len2(v3_sub(B->w[2], B->w[1])), l1 = v3_len2(v3_sub(B->w[0], B->w[2])),
-            l2 = v3_len2(v3_sub(B->w[1], B->w[0]));
-    int o = l0 >= l1 && l0 >= l2 ? 0 : l1 >= l2 ? 1 : 2;
-    mk_vec3 w0 = B->w[o], w1 = B->w[(o + 1) % 3], w2 = B->w[(o + 2) % 3];
-    mk_vec3 N = v3_cross(v3_sub(w1, w0), v3_sub(w2, w0));
+    mk_vec3 e01 = v3_sub(w1, w0), e12 = v3_sub(w2, w1), e20 = v3_sub(w0, w2);
+    mk_real l01 = v3_len2(e01), l12 = v3_len2(e12), l20 = v3_len2(e20);
+    mk_vec3 N;
+    if (l12 >= l01 && l12 >= l20)
+        N = v3_cross(e01, e20);
+    else if (l20 >= l01)
+        N = v3_cross(e12, e01);
+    else
+        N = v3_cross(e20, e12);
     mk_real len = v3_len(N);
     if (!(len > 0) || !isfinite(len))
         return 0;
@@ -341,18 +387,18 @@ static int set_plane(basis *B, mk_vec3 p)
         n = v3_neg(n);
         np = -np;
     }
-    mk_real h = (v3_dot(n, B->w[0]) + v3_dot(n, B->w[1]) + v3_dot(n, B->w[2])) * (1.0 / 3);
+    mk_real h0 = v3_dot(n, w0), h1 = v3_dot(n, w1), h2 = v3_dot(n, w2);
+    mk_real h = (h0 + h1 + h2) * (1.0 / 3);
     if (!(np > 0) || !(h > 0))
         return 0;
     mk_real tl = h / np;
-    mk_real lam[3];
-    if (!isfinite(tl) || !barycentric(B->w, n, v3_scale(p, tl), lam))
+    if (!isfinite(tl) || !barycentric(w0, w1, w2, n, v3_scale(p, tl), pl->lambda))
         return 0;
-    B->n = n;
-    B->h = h;
-    B->tl = tl;
-    for (int k = 0; k < 3; ++k)
-        B->lambda[k] = lam[k];
+    pl->n = n;
+    pl->h = h;
+    pl->np = np;
+    pl->tl = tl;
+    pl->spread = rmax(fabs(h0 - h), rmax(fabs(h1 - h), fabs(h2 - h)));
     return 1;
 }
 
@@ -383,7 +429,9 @@ static void init_basis(basis *B, const ctx *c, mk_real p_len)
     }
     B->n = u;
     B->h = r * MK_GROWTH_INIT_COS;
+    B->np = p_len;
     B->tl = B->h / p_len;
+    B->spread = 0;
 }
 
 /* Inner approximation update, Alg. 2 / Sec. III-C2: bring s into the basis by one
@@ -399,35 +447,48 @@ static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_vec3 a, mk_vec3 b, int id)
      * about h): otherwise the support point is, in floating point, already in the
      * basis and no pivot can make progress. */
     mk_real hs = v3_dot(B->n, s);
-    mk_real spread = 0;
-    for (int j = 0; j < 3; ++j)
-        spread = fmax(spread, fabs(v3_dot(B->n, B->w[j]) - B->h));
-    if (!(hs - B->h > 4 * spread + 4 * DBL_EPSILON * fabs(hs)))
+    if (!(hs - B->h > 4 * B->spread + 4 * DBL_EPSILON * fabs(hs)))
         return 0;
-    mk_real alpha[3];
-    if (!barycentric(B->w, B->n, v3_scale(s, B->h / hs), alpha))
+    /* Signed areas of s projected centrally onto the basis plane: alpha_j =
+     * area_j / sum (Sec. III-F2). Only their signs and the ratios
+     * lambda_j / alpha_j matter, so compare cross-multiplied, without dividing. */
+    mk_real area[3];
+    mk_real sum = signed_areas(proj_for(B->n), B->w[0], B->w[1], B->w[2], v3_scale(s, B->h / hs), area);
+    if (!(fabs(sum) > 0) || !isfinite(sum))
         return 0;
     int out = -1;
-    mk_real best = INFINITY;
+    mk_real num = 0, den = 1; /* best ratio lambda_out / alpha_out = num / den, den > 0 */
     for (int j = 0; j < 3; ++j) {
-        if (!(alpha[j] > 0))
+        mk_real aj = sum > 0 ? area[j] : -area[j]; /* alpha_j * |sum| */
+        if (!(aj > 0))
             continue;
-        mk_real ratio = fmax(B->lambda[j], 0) / alpha[j];
-        if (out < 0 || ratio < best || (ratio == best && B->id[j] < B->id[out])) {
-            best = ratio;
+        mk_real lj = rmax(B->lambda[j], 0);
+        mk_real lhs = lj * den, rhs = num * aj;
+        if (out < 0 || lhs < rhs || (lhs == rhs && B->id[j] < B->id[out])) {
+            num = lj;
+            den = aj;
             out = j;
         }
     }
     if (out < 0)
         return 0;
-    basis nb = *B;
-    nb.w[out] = s;
-    nb.a[out] = a;
-    nb.b[out] = b;
-    nb.id[out] = id;
-    if (!set_plane(&nb, p))
+    mk_vec3 w[3] = {B->w[0], B->w[1], B->w[2]};
+    w[out] = s;
+    plane pl;
+    if (!triangle_plane(w[0], w[1], w[2], p, &pl))
         return 0;
-    *B = nb;
+    B->w[out] = s;
+    B->a[out] = a;
+    B->b[out] = b;
+    B->id[out] = id;
+    B->n = pl.n;
+    B->h = pl.h;
+    B->np = pl.np;
+    B->tl = pl.tl;
+    B->spread = pl.spread;
+    B->lambda[0] = pl.lambda[0];
+    B->lambda[1] = pl.lambda[1];
+    B->lambda[2] = pl.lambda[2];
     return 1;
 }
 
@@ -481,7 +542,7 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
             break;
         }
         /* Outer approximation update (22). */
-        mk_real t = v3_dot(B->n, s) / v3_dot(B->n, c->p);
+        mk_real t = v3_dot(B->n, s) / B->np;
         if (t < r->tu) {
             r->tu = t;
             r->nu = B->n;
@@ -603,7 +664,7 @@ static void witnesses(const basis *B, mk_vec3 *pa, mk_vec3 *pb)
 {
     mk_real l[3], sum = 0;
     for (int i = 0; i < 3; ++i) {
-        l[i] = fmax(B->lambda[i], 0);
+        l[i] = rmax(B->lambda[i], 0);
         sum += l[i];
     }
     mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
