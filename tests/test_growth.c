@@ -33,11 +33,13 @@
 #define SLACK 1e-9
 /* Relative resolution of the GJK bisection oracle on sigma. */
 #define ORACLE_REL 1e-7
-/* GJK's Boolean answers "intersecting" for scaled shapes up to a distance of
- * about sqrt(2 * tolerance) = sqrt(2e-14) k apart (its gap test), and near the
- * answer the scaled shapes' distance is about (1 - k / sigma*) <n, p>: so the
- * oracle's intersecting end is good to ORACLE_DIST * sigma / <n, p> relative. */
-#define ORACLE_DIST 2e-7
+/* The oracle's intersecting end is only as good as GJK's "touching within the
+ * tolerance" answers (gap test or floating-point stall): shapes a little apart
+ * can be called intersecting. Near the answer the scaled shapes' distance is
+ * about (1 - k / sigma*) <n, p>, so a distance error maps to sigma amplified by
+ * sigma / <n, p> (grazing rays). Measured on 130,000 pairs: up to 8.8e-6
+ * relative; the tight truth here is the certificate check above. */
+#define ORACLE_AGREE 2e-5
 /* Boolean comparisons skip pairs this close to touching. */
 #define AMBIGUOUS 1e-5
 #define PAIRS_PER_FAMILY 10000
@@ -457,7 +459,8 @@ static void check_solution(const gcase *g, const mk_growth_result *r, double tol
 
     /* The GJK bracket. */
     if (br) {
-        double agree = ORACLE_REL + ORACLE_DIST * sigma / v3_dot(r->normal, p);
+        double amplify = sigma / v3_dot(r->normal, p);
+        double agree = ORACLE_REL + ORACLE_AGREE * (amplify > 1 ? amplify : 1);
         if (!(r->upper_bound >= br->lo * (1 - 1e-12) && r->lower_bound <= br->hi * (1 + agree))) {
             dump_case(what, g);
             ck_abort_msg("%s: growth [%.17g, %.17g] vs GJK bisection [%.17g, %.17g]", what, r->lower_bound,
