@@ -1,0 +1,52 @@
+/* minkowski: one call for an engine's narrowphase. Signed distance (GJK, then
+ * EPA when the shapes overlap) followed by the contact manifold, with the pair's
+ * warm-start cache. What the Bullet and ODE adapters call for every pair.
+ *
+ *   mk_collide_settings s = mk_collide_default_settings();
+ *   s.speculative = 0.02;                 (keep points up to 2 cm apart)
+ *   mk_manifold m;
+ *   mk_status st = mk_collide(&pair, &s, &cache, &m);
+ *   if (st < MK_INVALID_INPUT) for each m.points[i] ...
+ *
+ * No heap (EPA runs in a stack workspace of MK_COLLIDE_WORKSPACE_BYTES; its
+ * iteration budget is capped to fit), reentrant, bounded. */
+#ifndef MINKOWSKI_COLLIDE_H
+#define MINKOWSKI_COLLIDE_H
+
+#include <minkowski/epa.h>
+#include <minkowski/manifold.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MK_COLLIDE_WORKSPACE_BYTES (96 * 1024)
+
+typedef struct mk_collide_settings {
+    mk_gjk_settings gjk;
+    mk_epa_settings epa;
+    /* Contact points separated by at most this are returned (units of length);
+     * pairs farther apart return no points. 0 = touching/penetrating only. */
+    mk_real speculative;
+} mk_collide_settings;
+
+/* GJK and EPA defaults, GJK warm-started from the cache, speculative = 0. */
+MK_API mk_collide_settings mk_collide_default_settings(void);
+
+/* Signed distance + manifold of a pair. cache may be NULL. Returns the signed
+ * distance status (MK_GJK_SEPARATED, MK_GJK_INTERSECTING, MK_PENETRATING, or a
+ * budget status whose best estimate was still used) or a bad-input status with
+ * out->count = 0. out->normal points from A to B. */
+MK_API mk_status mk_collide(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
+                            mk_manifold *out);
+
+/* A shape against the half-space {x : <n, x> <= c} (a static ground plane; n
+ * is normalised here). A is the shape, B the half-space: the manifold normal is
+ * -n when they touch, point_b lies on the plane. */
+MK_API mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
+                                  const mk_collide_settings *settings, mk_manifold *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

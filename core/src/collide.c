@@ -1,0 +1,113 @@
+/* Narrowphase composition: signed distance (GJK + EPA) then the manifold. */
+#include <minkowski/collide.h>
+
+#include "vec.h"
+
+#include <math.h>
+#include <stdalign.h>
+#include <string.h>
+
+mk_collide_settings mk_collide_default_settings(void)
+{
+    mk_collide_settings s;
+    s.gjk = mk_gjk_default_settings();
+    s.gjk.init = MK_GJK_INIT_CACHE;
+    s.epa = mk_epa_default_settings();
+    s.speculative = 0;
+    return s;
+}
+
+static void empty(mk_manifold *out)
+{
+    memset(out, 0, sizeof *out);
+    out->normal = v3(1, 0, 0);
+}
+
+mk_status mk_collide(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
+                     mk_manifold *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    empty(out);
+    mk_collide_settings s = settings ? *settings : mk_collide_default_settings();
+    if (!isfinite(s.speculative))
+        return MK_INVALID_INPUT;
+    /* Cap EPA's budget to the stack workspace (bounded halving: at most 31 steps). */
+    while (s.epa.max_iterations > 1 && mk_epa_workspace_size(s.epa.max_iterations) > MK_COLLIDE_WORKSPACE_BYTES)
+        s.epa.max_iterations /= 2;
+    /* Most pairs an engine's broadphase hands over are apart by more than the
+     * speculative distance. The Boolean query on A grown by that distance
+     * proves it in a step or two from the cached direction (early exit of
+     * Alg. 2), where the full distance would converge to the tolerance. */
+    if (s.speculative >= 0 && pair && pair->a && pair->b) {
+        mk_shape grown = *pair->a;
+        grown.radius += s.speculative;
+        mk_pair gp = {&grown, pair->xf_a, pair->b, pair->xf_b};
+        mk_gjk_intersect_result ir;
+        mk_status bs = mk_gjk_intersect(&gp, &s.gjk, cache, &ir);
+        if (bs >= MK_INVALID_INPUT)
+            return bs;
+        if (bs == MK_GJK_SEPARATED)
+            return MK_GJK_SEPARATED;
+    }
+    alignas(16) unsigned char ws[MK_COLLIDE_WORKSPACE_BYTES];
+    mk_signed_distance_result sd;
+    mk_status st = mk_signed_distance(pair, &s.gjk, &s.epa, cache, ws, sizeof ws, &sd);
+    if (st >= MK_INVALID_INPUT)
+        return st;
+    if (sd.distance > s.speculative)
+        return st; /* apart beyond the speculative margin: no points */
+    mk_manifold_settings ms = mk_manifold_default_settings();
+    ms.speculative_distance = s.speculative;
+    mk_status mst = mk_contact_manifold(pair, sd.normal, sd.distance, &ms, out);
+    return mst == MK_OK ? st : mst;
+}
+
+/* The half-space is stood in for by a box whose top face is the plane, centred
+ * under the shape and large enough that leaving through its top is always the
+ * shortest way out: then the box pair has the half-space pair's answer, and the
+ * tested box code (GJK, EPA, face clipping) does the work. */
+mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
+                           const mk_collide_settings *settings, mk_manifold *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    empty(out);
+    if (!shape || !xf || !mk_is_valid_transform(xf) || !v3_finite(n) || !isfinite(c))
+        return MK_INVALID_INPUT;
+    mk_status v = mk_shape_validate(shape);
+    if (v != MK_OK)
+        return v;
+    mk_real nl = v3_len(n);
+    if (!(nl > 0))
+        return MK_INVALID_INPUT;
+    n = v3_scale(n, 1 / nl);
+    c /= nl;
+
+    /* Bounding radius of the shape about its frame origin. */
+    mk_vec3 lo, hi;
+    mk_shape_local_aabb(shape, &lo, &hi);
+    mk_real R = fmax(v3_max_abs(lo), v3_max_abs(hi)) * 1.7320508075688772 + shape->radius;
+    mk_real h = v3_dot(n, xf->p) - c; /* height of the shape's origin above the plane */
+    mk_real half = 2 * R + 2 * fabs(h) + 1e-9 * (1 + R);
+    if (!isfinite(half) || !isfinite(h))
+        return MK_INVALID_INPUT;
+
+    mk_shape box;
+    mk_status bs = mk_shape_box(&box, v3(half, half, half), 0);
+    if (bs != MK_OK)
+        return bs;
+    /* Box frame: z along n, centre half below the plane under the shape. */
+    mk_vec3 t = fabs(n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
+    mk_vec3 u = v3_normalize_or(v3_sub(t, v3_scale(n, v3_dot(t, n))), v3(0, 0, 1));
+    mk_vec3 w = v3_cross(n, u);
+    mk_transform bx;
+    bx.R = (mk_mat3){{{u.x, w.x, n.x}, {u.y, w.y, n.y}, {u.z, w.z, n.z}}};
+    bx.p = v3_sub(xf->p, v3_scale(n, h + half));
+
+    mk_collide_settings s = settings ? *settings : mk_collide_default_settings();
+    s.gjk.init = MK_GJK_INIT_USER; /* the box moves with the shape: no useful cache */
+    s.gjk.init_guess = m3_tmul(&xf->R, n); /* A above B: a - b points along n (A's frame) */
+    mk_pair pair = {shape, *xf, &box, bx};
+    return mk_collide(&pair, &s, NULL, out);
+}
