@@ -1,0 +1,194 @@
+// The demos' engine-neutral world (demos/world.h) on Bullet: a discrete dynamics
+// world whose dispatcher is timed, with the stock narrowphase or minkowski's.
+#include "world.h"
+
+#include <minkowski/bullet.h>
+
+#include <btBulletDynamicsCommon.h>
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+namespace {
+
+class TimedDispatcher : public btCollisionDispatcher {
+public:
+    explicit TimedDispatcher(btCollisionConfiguration *cfg) : btCollisionDispatcher(cfg) {}
+    void dispatchAllCollisionPairs(btOverlappingPairCache *cache, const btDispatcherInfo &info,
+                                   btDispatcher *dispatcher) override
+    {
+        auto t0 = std::chrono::steady_clock::now();
+        btCollisionDispatcher::dispatchAllCollisionPairs(cache, info, dispatcher);
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    double seconds = 0;
+};
+
+struct BulletWorld {
+    mk_world base; // first member: mk_world * <-> BulletWorld *
+    mk_world_config cfg;
+    std::unique_ptr<btDefaultCollisionConfiguration> config;
+    std::unique_ptr<TimedDispatcher> dispatcher;
+    std::unique_ptr<btDbvtBroadphase> broadphase;
+    std::unique_ptr<btSequentialImpulseConstraintSolver> solver;
+    std::unique_ptr<btDiscreteDynamicsWorld> world;
+    mk_bullet_context *mk = nullptr;
+    std::vector<std::unique_ptr<btCollisionShape>> shapes;
+    std::vector<std::unique_ptr<btDefaultMotionState>> states;
+    std::vector<std::unique_ptr<btRigidBody>> bodies; // index = body id (ground excluded)
+    std::unique_ptr<btRigidBody> ground;
+
+    ~BulletWorld()
+    {
+        if (ground)
+            world->removeRigidBody(ground.get());
+        for (auto &b : bodies)
+            world->removeRigidBody(b.get());
+        world.reset(); // pairs and their algorithms go before the adapter
+        if (mk)
+            mk_bullet_uninstall(mk);
+    }
+};
+
+BulletWorld *self(mk_world *w) { return reinterpret_cast<BulletWorld *>(w); }
+const BulletWorld *self(const mk_world *w) { return reinterpret_cast<const BulletWorld *>(w); }
+
+btTransform to_bt(const mk_transform &xf)
+{
+    btMatrix3x3 R(btScalar(xf.R.m[0][0]), btScalar(xf.R.m[0][1]), btScalar(xf.R.m[0][2]),
+                  btScalar(xf.R.m[1][0]), btScalar(xf.R.m[1][1]), btScalar(xf.R.m[1][2]),
+                  btScalar(xf.R.m[2][0]), btScalar(xf.R.m[2][1]), btScalar(xf.R.m[2][2]));
+    return btTransform(R, btVector3(btScalar(xf.p.x), btScalar(xf.p.y), btScalar(xf.p.z)));
+}
+
+// Hulls and cones carry Bullet's margin outside their points (0.04 m by
+// default, 40% of a 0.1 m body): the scenes are built on the nominal geometry,
+// so those two get a 4 mm margin, enough for Bullet's GJK, small against the
+// bodies. Boxes, cylinders, spheres and capsules keep the margin inside.
+const btScalar kOutsideMargin = btScalar(0.004);
+
+btCollisionShape *make_shape(const mk_body_desc *d)
+{
+    const btScalar a = btScalar(d->size[0]), b = btScalar(d->size[1]), c = btScalar(d->size[2]);
+    switch (d->kind) {
+    case MK_BODY_BOX: return new btBoxShape(btVector3(a, b, c));
+    case MK_BODY_SPHERE: return new btSphereShape(a);
+    case MK_BODY_CAPSULE: return new btCapsuleShapeZ(a, 2 * b);
+    case MK_BODY_CYLINDER: return new btCylinderShapeZ(btVector3(a, a, b));
+    case MK_BODY_CONE: {
+        btConeShapeZ *cone = new btConeShapeZ(a, 2 * b);
+        cone->setMargin(kOutsideMargin);
+        return cone;
+    }
+    case MK_BODY_HULL: {
+        if (!d->points || d->num_points < 4)
+            return nullptr;
+        btConvexHullShape *h = new btConvexHullShape();
+        for (int i = 0; i < d->num_points; ++i)
+            h->addPoint(btVector3(btScalar(d->points[i].x), btScalar(d->points[i].y), btScalar(d->points[i].z)),
+                        i + 1 == d->num_points);
+        h->setMargin(kOutsideMargin);
+        return h;
+    }
+    }
+    return nullptr;
+}
+
+void add_ground(mk_world *w)
+{
+    BulletWorld *bw = self(w);
+    bw->shapes.emplace_back(new btStaticPlaneShape(btVector3(0, 0, 1), 0));
+    btRigidBody::btRigidBodyConstructionInfo ci(0, nullptr, bw->shapes.back().get());
+    ci.m_friction = btScalar(bw->cfg.friction);
+    bw->ground.reset(new btRigidBody(ci));
+    bw->world->addRigidBody(bw->ground.get());
+}
+
+int add_body(mk_world *w, const mk_body_desc *d)
+{
+    BulletWorld *bw = self(w);
+    btCollisionShape *s = make_shape(d);
+    if (!s)
+        return -1;
+    bw->shapes.emplace_back(s);
+    btVector3 inertia(0, 0, 0);
+    if (d->mass > 0)
+        s->calculateLocalInertia(btScalar(d->mass), inertia);
+    bw->states.emplace_back(new btDefaultMotionState(to_bt(d->pose)));
+    btRigidBody::btRigidBodyConstructionInfo ci(btScalar(d->mass), bw->states.back().get(), s, inertia);
+    ci.m_friction = btScalar(bw->cfg.friction);
+    bw->bodies.emplace_back(new btRigidBody(ci));
+    bw->world->addRigidBody(bw->bodies.back().get());
+    return int(bw->bodies.size()) - 1;
+}
+
+mk_step_stats step(mk_world *w)
+{
+    BulletWorld *bw = self(w);
+    bw->dispatcher->seconds = 0;
+    bw->world->stepSimulation(btScalar(bw->cfg.dt), 1, btScalar(bw->cfg.dt));
+    mk_step_stats st;
+    st.narrowphase_seconds = bw->dispatcher->seconds;
+    st.contacts = 0;
+    for (int i = 0; i < bw->dispatcher->getNumManifolds(); ++i)
+        st.contacts += bw->dispatcher->getManifoldByIndexInternal(i)->getNumContacts();
+    return st;
+}
+
+mk_transform body_pose(const mk_world *w, int i)
+{
+    const btTransform &t = self(w)->bodies[size_t(i)]->getWorldTransform();
+    mk_transform xf;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            xf.R.m[r][c] = t.getBasis()[r][c];
+    xf.p = mk_vec3{t.getOrigin().x(), t.getOrigin().y(), t.getOrigin().z()};
+    return xf;
+}
+
+void body_velocity(const mk_world *w, int i, mk_vec3 *lin, mk_vec3 *ang)
+{
+    const btRigidBody *b = self(w)->bodies[size_t(i)].get();
+    const btVector3 &v = b->getLinearVelocity(), &a = b->getAngularVelocity();
+    *lin = mk_vec3{v.x(), v.y(), v.z()};
+    *ang = mk_vec3{a.x(), a.y(), a.z()};
+}
+
+unsigned long long minkowski_calls(const mk_world *w)
+{
+    const BulletWorld *bw = self(w);
+    return bw->mk ? mk_bullet_get_stats(bw->mk).calls : 0;
+}
+
+void destroy(mk_world *w) { delete self(w); }
+
+const mk_world_ops kOps = {add_ground, add_body, step, body_pose, body_velocity, minkowski_calls, destroy};
+
+} // namespace
+
+extern "C" mk_world *mk_bullet_world_create(const mk_world_config *cfg)
+{
+    if (!cfg)
+        return nullptr;
+    BulletWorld *bw = new BulletWorld;
+    bw->base.ops = &kOps;
+    bw->cfg = *cfg;
+    bw->config.reset(new btDefaultCollisionConfiguration());
+    bw->dispatcher.reset(new TimedDispatcher(bw->config.get()));
+    if (cfg->narrowphase == MK_NARROWPHASE_MINKOWSKI) {
+        mk_bullet_options o = mk_bullet_default_options();
+        o.variant = cfg->variant;
+        bw->mk = mk_bullet_install(bw->dispatcher.get(), &o);
+        if (!bw->mk) {
+            delete bw;
+            return nullptr;
+        }
+    }
+    bw->broadphase.reset(new btDbvtBroadphase());
+    bw->solver.reset(new btSequentialImpulseConstraintSolver());
+    bw->world.reset(new btDiscreteDynamicsWorld(bw->dispatcher.get(), bw->broadphase.get(), bw->solver.get(),
+                                                bw->config.get()));
+    bw->world->setGravity(btVector3(0, 0, btScalar(-cfg->gravity)));
+    return &bw->base;
+}

@@ -1,0 +1,450 @@
+// minkowski Bullet adapter: create functions, per-pair algorithm, shape cache.
+// A thin translator: Bullet shape -> mk_shape (once per shape), pair -> core
+// query, core manifold -> btManifoldResult in Bullet's conventions (ENGINES.md).
+#include <minkowski/bullet.h>
+#include <minkowski/collide.h>
+
+#include <btBulletCollisionCommon.h>
+#include <BulletCollision/CollisionDispatch/btActivatingCollisionAlgorithm.h>
+#include <BulletCollision/CollisionShapes/btConvexPointCloudShape.h>
+#include <BulletCollision/CollisionShapes/btMultiSphereShape.h>
+
+#include <cmath>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+static_assert(sizeof(btScalar) == sizeof(float) || sizeof(btScalar) == sizeof(double), "btScalar");
+
+namespace {
+
+// ------------------------------------------------------------------ shape kinds
+
+int kind_bit(int proxy_type)
+{
+    switch (proxy_type) {
+    case BOX_SHAPE_PROXYTYPE: return 0;
+    case SPHERE_SHAPE_PROXYTYPE: return 1;
+    case CAPSULE_SHAPE_PROXYTYPE: return 2;
+    case CYLINDER_SHAPE_PROXYTYPE: return 3;
+    case CONE_SHAPE_PROXYTYPE: return 4;
+    case CONVEX_HULL_SHAPE_PROXYTYPE: return 5;
+    case CONVEX_POINT_CLOUD_SHAPE_PROXYTYPE: return 6;
+    case MULTI_SPHERE_SHAPE_PROXYTYPE: return 7;
+    case STATIC_PLANE_PROXYTYPE: return 8;
+    default: return -1;
+    }
+}
+
+const int kProxyTypes[] = {BOX_SHAPE_PROXYTYPE,          SPHERE_SHAPE_PROXYTYPE,
+                           CAPSULE_SHAPE_PROXYTYPE,      CYLINDER_SHAPE_PROXYTYPE,
+                           CONE_SHAPE_PROXYTYPE,         CONVEX_HULL_SHAPE_PROXYTYPE,
+                           CONVEX_POINT_CLOUD_SHAPE_PROXYTYPE, MULTI_SPHERE_SHAPE_PROXYTYPE,
+                           STATIC_PLANE_PROXYTYPE};
+
+mk_vec3 to_mk(const btVector3 &v) { return mk_vec3{v.x(), v.y(), v.z()}; }
+btVector3 to_bt(const mk_vec3 &v) { return btVector3(btScalar(v.x), btScalar(v.y), btScalar(v.z)); }
+
+// Rotation taking minkowski's local Z axis (capsule, cylinder, cone) to Bullet's
+// up axis: a cyclic permutation of the axes, so it stays a proper rotation.
+mk_mat3 axis_fix(int up)
+{
+    mk_mat3 R = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    if (up == 1) // columns: x -> z, y -> x, z -> y
+        R = mk_mat3{{{0, 1, 0}, {0, 0, 1}, {1, 0, 0}}};
+    else if (up == 0) // columns: x -> y, y -> z, z -> x
+        R = mk_mat3{{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}};
+    return R;
+}
+
+// ------------------------------------------------------------------ shape cache
+
+// Convex hull of a union of spheres (btMultiSphereShape), as a user support.
+struct MultiSphere {
+    std::vector<mk_vec3> centres;
+    std::vector<double> radii;
+};
+
+mk_vec3 multisphere_support(const void *data, mk_vec3 d)
+{
+    const MultiSphere *m = static_cast<const MultiSphere *>(data);
+    double len = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+    mk_vec3 u = len > 0 ? mk_vec3{d.x / len, d.y / len, d.z / len} : mk_vec3{1, 0, 0};
+    size_t best = 0;
+    double best_v = -INFINITY;
+    for (size_t i = 0; i < m->centres.size(); ++i) {
+        const mk_vec3 &c = m->centres[i];
+        double v = c.x * u.x + c.y * u.y + c.z * u.z + m->radii[i];
+        if (v > best_v) {
+            best_v = v;
+            best = i;
+        }
+    }
+    const mk_vec3 &c = m->centres[best];
+    double r = m->radii[best];
+    return mk_vec3{c.x + r * u.x, c.y + r * u.y, c.z + r * u.z};
+}
+
+struct HullDeleter {
+    void operator()(mk_hull *h) const { mk_hull_destroy(h); }
+};
+
+// One translated Bullet shape. Valid while the Bullet shape's type, local
+// scaling and margin are what they were at translation.
+struct ShapeEntry {
+    int proxy_type = -1;
+    btVector3 scaling{0, 0, 0};
+    btScalar margin = 0;
+    int num_points = 0;
+    bool ok = false;
+    mk_shape shape{};
+    mk_mat3 fix{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}; // our local frame -> Bullet's
+    std::unique_ptr<mk_hull, HullDeleter> hull;
+    std::unique_ptr<MultiSphere> spheres;
+};
+
+int point_count(const btCollisionShape *s)
+{
+    if (s->getShapeType() == CONVEX_HULL_SHAPE_PROXYTYPE)
+        return static_cast<const btConvexHullShape *>(s)->getNumPoints();
+    if (s->getShapeType() == CONVEX_POINT_CLOUD_SHAPE_PROXYTYPE)
+        return static_cast<const btConvexPointCloudShape *>(s)->getNumPoints();
+    if (s->getShapeType() == MULTI_SPHERE_SHAPE_PROXYTYPE)
+        return static_cast<const btMultiSphereShape *>(s)->getSphereCount();
+    return 0;
+}
+
+bool translate_points(const btVector3 *pts, int n, const btVector3 &scale, double rounding, ShapeEntry &e)
+{
+    std::vector<mk_vec3> p(static_cast<size_t>(n > 0 ? n : 0));
+    for (int i = 0; i < n; ++i)
+        p[size_t(i)] = to_mk(pts[i] * scale);
+    mk_hull *h = nullptr;
+    if (mk_hull_create(p.data(), n, &h) != MK_OK)
+        return false;
+    e.hull.reset(h);
+    return mk_shape_hull(&e.shape, h, rounding) == MK_OK;
+}
+
+bool translate(const btCollisionShape *s, mk_bullet_margin_mode mode, ShapeEntry &e)
+{
+    const bool exact = mode == MK_BULLET_MARGIN_EXACT;
+    const double margin = s->getMargin();
+    switch (s->getShapeType()) {
+    case BOX_SHAPE_PROXYTYPE: {
+        const btBoxShape *b = static_cast<const btBoxShape *>(s);
+        if (exact)
+            return mk_shape_box(&e.shape, to_mk(b->getHalfExtentsWithMargin()), 0) == MK_OK;
+        return mk_shape_box(&e.shape, to_mk(b->getHalfExtentsWithoutMargin()), margin) == MK_OK;
+    }
+    case SPHERE_SHAPE_PROXYTYPE:
+        return mk_shape_sphere(&e.shape, static_cast<const btSphereShape *>(s)->getRadius()) == MK_OK;
+    case CAPSULE_SHAPE_PROXYTYPE: {
+        const btCapsuleShape *c = static_cast<const btCapsuleShape *>(s);
+        e.fix = axis_fix(c->getUpAxis());
+        return mk_shape_capsule(&e.shape, c->getRadius(), c->getHalfHeight()) == MK_OK;
+    }
+    case CYLINDER_SHAPE_PROXYTYPE: {
+        const btCylinderShape *c = static_cast<const btCylinderShape *>(s);
+        int up = c->getUpAxis();
+        e.fix = axis_fix(up);
+        btVector3 h = exact ? c->getHalfExtentsWithMargin() : c->getHalfExtentsWithoutMargin();
+        int radial = up == 0 ? 1 : 0;
+        return mk_shape_cylinder(&e.shape, h[radial], h[up], exact ? 0 : margin) == MK_OK;
+    }
+    case CONE_SHAPE_PROXYTYPE: {
+        const btConeShape *c = static_cast<const btConeShape *>(s);
+        e.fix = axis_fix(c->getConeUpIndex());
+        return mk_shape_cone(&e.shape, c->getRadius(), 0.5 * c->getHeight(), exact ? 0 : margin) == MK_OK;
+    }
+    case CONVEX_HULL_SHAPE_PROXYTYPE: {
+        const btConvexHullShape *h = static_cast<const btConvexHullShape *>(s);
+        return translate_points(h->getUnscaledPoints(), h->getNumPoints(), h->getLocalScaling(),
+                                exact ? 0 : margin, e);
+    }
+    case CONVEX_POINT_CLOUD_SHAPE_PROXYTYPE: {
+        const btConvexPointCloudShape *h = static_cast<const btConvexPointCloudShape *>(s);
+        return translate_points(h->getUnscaledPoints(), h->getNumPoints(), h->getLocalScaling(),
+                                exact ? 0 : margin, e);
+    }
+    case MULTI_SPHERE_SHAPE_PROXYTYPE: {
+        // Bullet shrinks each sphere by the margin and inflates back: same outer
+        // surface, so both modes use the nominal spheres.
+        const btMultiSphereShape *m = static_cast<const btMultiSphereShape *>(s);
+        e.spheres.reset(new MultiSphere);
+        btVector3 scale = m->getLocalScaling();
+        mk_vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
+        for (int i = 0; i < m->getSphereCount(); ++i) {
+            mk_vec3 c = to_mk(m->getSpherePosition(i) * scale);
+            double r = m->getSphereRadius(i) * scale.x();
+            if (!(r >= 0) || !std::isfinite(r))
+                return false;
+            e.spheres->centres.push_back(c);
+            e.spheres->radii.push_back(r);
+            lo = mk_vec3{std::fmin(lo.x, c.x - r), std::fmin(lo.y, c.y - r), std::fmin(lo.z, c.z - r)};
+            hi = mk_vec3{std::fmax(hi.x, c.x + r), std::fmax(hi.y, c.y + r), std::fmax(hi.z, c.z + r)};
+        }
+        if (e.spheres->centres.empty())
+            return false;
+        return mk_shape_user(&e.shape, multisphere_support, e.spheres.get(), lo, hi, 0) == MK_OK;
+    }
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+// ------------------------------------------------------------------ context
+
+struct mk_bullet_context {
+    btCollisionDispatcher *dispatcher = nullptr;
+    mk_bullet_options options{};
+    mk_collide_settings settings{};
+    mk_bullet_stats stats{};
+    std::unordered_map<const btCollisionShape *, ShapeEntry> shapes;
+    std::vector<std::unique_ptr<btCollisionAlgorithmCreateFunc>> funcs;
+    std::vector<std::pair<int, int>> registered;
+
+    // The cached translation of a Bullet shape, rebuilt when it changed.
+    const ShapeEntry *entry(const btCollisionShape *s)
+    {
+        ShapeEntry &e = shapes[s];
+        btVector3 scaling = s->getLocalScaling();
+        if (e.proxy_type == s->getShapeType() && e.scaling == scaling && e.margin == s->getMargin() &&
+            e.num_points == point_count(s))
+            return e.ok ? &e : nullptr;
+        e = ShapeEntry();
+        e.proxy_type = s->getShapeType();
+        e.scaling = scaling;
+        e.margin = s->getMargin();
+        e.num_points = point_count(s);
+        e.ok = translate(s, options.margin_mode, e);
+        ++stats.shapes_translated;
+        return e.ok ? &e : nullptr;
+    }
+};
+
+namespace {
+
+// World pose of our local frame: Bullet's pose composed with the axis fix.
+mk_transform pose_of(const btTransform &t, const mk_mat3 &fix)
+{
+    mk_transform xf;
+    const btMatrix3x3 &B = t.getBasis();
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            xf.R.m[i][j] = B[i][0] * fix.m[0][j] + B[i][1] * fix.m[1][j] + B[i][2] * fix.m[2][j];
+    xf.p = to_mk(t.getOrigin());
+    return xf;
+}
+
+// ------------------------------------------------------------------ algorithm
+
+class MkAlgorithm : public btActivatingCollisionAlgorithm {
+public:
+    MkAlgorithm(const btCollisionAlgorithmConstructionInfo &ci, const btCollisionObjectWrapper *w0,
+                const btCollisionObjectWrapper *w1, mk_bullet_context *ctx)
+        : btActivatingCollisionAlgorithm(ci, w0, w1), m_ctx(ctx)
+    {
+    }
+
+    ~MkAlgorithm() override
+    {
+        if (m_manifold)
+            m_dispatcher->releaseManifold(m_manifold);
+    }
+
+    void processCollision(const btCollisionObjectWrapper *w0, const btCollisionObjectWrapper *w1,
+                          const btDispatcherInfo &, btManifoldResult *result) override
+    {
+        // Lazy manifold: creating it in the constructor breaks contactPairTest on
+        // sleeping bodies (ENGINES.md).
+        if (!m_manifold)
+            m_manifold = m_dispatcher->getNewManifold(w0->getCollisionObject(), w1->getCollisionObject());
+        result->setPersistentManifold(m_manifold);
+
+        mk_bullet_stats &st = m_ctx->stats;
+        ++st.calls;
+        int k0 = kind_bit(w0->getCollisionShape()->getShapeType());
+        int k1 = kind_bit(w1->getCollisionShape()->getShapeType());
+        if (k0 >= 0) ++st.calls_by_type[k0];
+        if (k1 >= 0 && k1 != k0) ++st.calls_by_type[k1];
+
+        mk_manifold m;
+        mk_status status;
+        if (k1 == 8 || k0 == 8)
+            status = plane_contacts(w0, w1, &m);
+        else
+            status = convex_contacts(w0, w1, &m);
+        if (status >= MK_INVALID_INPUT) {
+            ++st.failures;
+            return;
+        }
+        // Bullet wants the normal on B pointing from B to A, the point on B, and
+        // a signed distance (negative = penetration).
+        btVector3 n_b_to_a = -to_bt(m.normal);
+        const btScalar threshold = m_manifold->getContactBreakingThreshold();
+        int count = m_ctx->options.contact_mode == MK_BULLET_CONTACTS_ONE_POINT && m.count > 0 ? 1 : m.count;
+        for (int i = 0; i < count; ++i) {
+            const mk_manifold_point &p = m.points[i];
+            btScalar dist = btScalar(-p.depth);
+            if (dist > threshold)
+                continue;
+            result->addContactPoint(n_b_to_a, to_bt(p.point_b), dist);
+            ++st.contacts;
+        }
+        result->refreshContactPoints();
+    }
+
+    btScalar calculateTimeOfImpact(btCollisionObject *, btCollisionObject *, const btDispatcherInfo &,
+                                   btManifoldResult *) override
+    {
+        return btScalar(1); // discrete worlds only
+    }
+
+    void getAllContactManifolds(btManifoldArray &arr) override
+    {
+        if (m_manifold)
+            arr.push_back(m_manifold);
+    }
+
+private:
+    mk_status convex_contacts(const btCollisionObjectWrapper *w0, const btCollisionObjectWrapper *w1,
+                              mk_manifold *m)
+    {
+        const ShapeEntry *e0 = m_ctx->entry(w0->getCollisionShape());
+        const ShapeEntry *e1 = m_ctx->entry(w1->getCollisionShape());
+        if (!e0 || !e1)
+            return MK_INVALID_INPUT;
+        mk_pair pair{&e0->shape, pose_of(w0->getWorldTransform(), e0->fix), &e1->shape,
+                     pose_of(w1->getWorldTransform(), e1->fix)};
+        mk_collide_settings s = m_ctx->settings;
+        s.speculative = m_manifold->getContactBreakingThreshold();
+        return mk_collide(&pair, &s, &m_cache, m);
+    }
+
+    // Convex vs static plane; the plane may be either body. Normals are
+    // reported from body 0 to body 1 like every other pair.
+    mk_status plane_contacts(const btCollisionObjectWrapper *w0, const btCollisionObjectWrapper *w1,
+                             mk_manifold *m)
+    {
+        bool plane_first = w0->getCollisionShape()->getShapeType() == STATIC_PLANE_PROXYTYPE;
+        const btCollisionObjectWrapper *pw = plane_first ? w0 : w1;
+        const btCollisionObjectWrapper *cw = plane_first ? w1 : w0;
+        const btStaticPlaneShape *plane = static_cast<const btStaticPlaneShape *>(pw->getCollisionShape());
+        const ShapeEntry *e = m_ctx->entry(cw->getCollisionShape());
+        if (!e)
+            return MK_INVALID_INPUT;
+        const btTransform &pt = pw->getWorldTransform();
+        btVector3 n = pt.getBasis() * plane->getPlaneNormal();
+        btScalar c = plane->getPlaneConstant() + n.dot(pt.getOrigin());
+        mk_transform xf = pose_of(cw->getWorldTransform(), e->fix);
+        mk_collide_settings s = m_ctx->settings;
+        s.speculative = m_manifold->getContactBreakingThreshold();
+        mk_status st = mk_collide_plane(&e->shape, &xf, to_mk(n), double(c), &s, m);
+        if (plane_first) {
+            // mk_collide_plane reports from the shape to the plane: swap sides.
+            m->normal = mk_vec3{-m->normal.x, -m->normal.y, -m->normal.z};
+            for (int i = 0; i < m->count; ++i) {
+                mk_vec3 a = m->points[i].point_a;
+                m->points[i].point_a = m->points[i].point_b;
+                m->points[i].point_b = a;
+            }
+        }
+        return st;
+    }
+
+    mk_bullet_context *m_ctx;
+    btPersistentManifold *m_manifold = nullptr;
+    mk_gjk_cache m_cache{};
+};
+
+struct CreateFunc : public btCollisionAlgorithmCreateFunc {
+    explicit CreateFunc(mk_bullet_context *ctx) : m_ctx(ctx) {}
+    btCollisionAlgorithm *CreateCollisionAlgorithm(btCollisionAlgorithmConstructionInfo &ci,
+                                                   const btCollisionObjectWrapper *w0,
+                                                   const btCollisionObjectWrapper *w1) override
+    {
+        void *mem = ci.m_dispatcher1->allocateCollisionAlgorithm(sizeof(MkAlgorithm));
+        return new (mem) MkAlgorithm(ci, w0, w1, m_ctx);
+    }
+    mk_bullet_context *m_ctx;
+};
+
+} // namespace
+
+// ------------------------------------------------------------------ C API
+
+extern "C" {
+
+mk_bullet_options mk_bullet_default_options(void)
+{
+    mk_bullet_options o;
+    o.variant = MK_GJK_NESTEROV;
+    o.normalize_dir = 0;
+    o.tolerance = 1e-10;
+    o.pairs = MK_BULLET_ALL;
+    o.margin_mode = MK_BULLET_MARGIN_COMPATIBLE;
+    o.contact_mode = MK_BULLET_CONTACTS_MANIFOLD;
+    return o;
+}
+
+mk_bullet_context *mk_bullet_install(btCollisionDispatcher *dispatcher, const mk_bullet_options *options)
+{
+    if (!dispatcher)
+        return nullptr;
+    mk_bullet_options o = options ? *options : mk_bullet_default_options();
+    if (o.variant < MK_GJK_VANILLA || o.variant > MK_GJK_NESTEROV || !(o.tolerance >= 0) ||
+        !std::isfinite(o.tolerance) || (o.margin_mode != MK_BULLET_MARGIN_COMPATIBLE &&
+                                        o.margin_mode != MK_BULLET_MARGIN_EXACT))
+        return nullptr;
+    mk_bullet_context *ctx = new mk_bullet_context;
+    ctx->dispatcher = dispatcher;
+    ctx->options = o;
+    ctx->settings = mk_collide_default_settings();
+    ctx->settings.gjk.variant = o.variant;
+    ctx->settings.gjk.normalize_dir = o.normalize_dir;
+    ctx->settings.gjk.tolerance = o.tolerance;
+    ctx->settings.gjk.init = MK_GJK_INIT_CACHE;
+
+    ctx->funcs.emplace_back(new CreateFunc(ctx));
+    btCollisionAlgorithmCreateFunc *f = ctx->funcs.back().get();
+    for (int t0 : kProxyTypes)
+        for (int t1 : kProxyTypes) {
+            if (!(o.pairs & (1u << kind_bit(t0))) || !(o.pairs & (1u << kind_bit(t1))))
+                continue;
+            if (t0 == STATIC_PLANE_PROXYTYPE && t1 == STATIC_PLANE_PROXYTYPE)
+                continue; // two static planes never collide
+            dispatcher->registerCollisionCreateFunc(t0, t1, f);
+            dispatcher->registerClosestPointsCreateFunc(t0, t1, f);
+            ctx->registered.emplace_back(t0, t1);
+        }
+    return ctx;
+}
+
+void mk_bullet_uninstall(mk_bullet_context *ctx)
+{
+    if (!ctx)
+        return;
+    btCollisionConfiguration *cfg = ctx->dispatcher->getCollisionConfiguration();
+    for (const auto &p : ctx->registered) {
+        ctx->dispatcher->registerCollisionCreateFunc(p.first, p.second,
+                                                     cfg->getCollisionAlgorithmCreateFunc(p.first, p.second));
+        ctx->dispatcher->registerClosestPointsCreateFunc(
+            p.first, p.second, cfg->getClosestPointsAlgorithmCreateFunc(p.first, p.second));
+    }
+    delete ctx;
+}
+
+mk_bullet_stats mk_bullet_get_stats(const mk_bullet_context *ctx)
+{
+    mk_bullet_stats s{};
+    if (ctx)
+        s = ctx->stats;
+    return s;
+}
+
+int mk_bullet_scalar_size(void) { return int(sizeof(btScalar)); }
+
+} // extern "C"

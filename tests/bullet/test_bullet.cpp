@@ -1,0 +1,395 @@
+// Bullet adapter suite (float Bullet): the installed algorithms are the ones
+// answering, uninstall gives the stock ones back, contacts follow Bullet's
+// conventions (compared with the stock detector and with analytic answers),
+// and scenes rest, stack and survive like a user would check them.
+#include <minkowski/bullet.h>
+#include <minkowski/minkowski.h>
+
+#include "world.h"
+
+#include <btBulletCollisionCommon.h>
+#include <BulletCollision/CollisionShapes/btConvexPointCloudShape.h>
+#include <BulletCollision/CollisionShapes/btMultiSphereShape.h>
+
+#include <check.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <typeinfo>
+#include <vector>
+
+#define MK_PI 3.14159265358979323846
+namespace {
+
+struct CollisionWorld {
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher{&config};
+    btDbvtBroadphase broadphase;
+    btCollisionWorld world{&dispatcher, &broadphase, &config};
+};
+
+// The shapes of every registered kind, in the adapter's bit order.
+struct Shapes {
+    std::vector<btVector3> cloud;
+    std::vector<std::unique_ptr<btCollisionShape>> all;
+    Shapes()
+    {
+        unsigned long long z = 12345;
+        auto rnd = [&z]() {
+            z = z * 6364136223846793005ull + 1442695040888963407ull;
+            return double(z >> 11) / 9007199254740992.0 * 2 - 1;
+        };
+        for (int i = 0; i < 24; ++i)
+            cloud.emplace_back(btScalar(0.1 * rnd()), btScalar(0.1 * rnd()), btScalar(0.1 * rnd()));
+        all.emplace_back(new btBoxShape(btVector3(0.1f, 0.08f, 0.06f)));
+        all.emplace_back(new btSphereShape(0.1f));
+        all.emplace_back(new btCapsuleShape(0.05f, 0.1f));
+        all.emplace_back(new btCylinderShape(btVector3(0.08f, 0.1f, 0.08f)));
+        all.emplace_back(new btConeShape(0.08f, 0.2f));
+        auto *hull = new btConvexHullShape();
+        for (const btVector3 &p : cloud)
+            hull->addPoint(p, false);
+        hull->recalcLocalAabb();
+        all.emplace_back(hull);
+        all.emplace_back(new btConvexPointCloudShape(cloud.data(), int(cloud.size()), btVector3(1, 1, 1)));
+        btVector3 centres[2] = {btVector3(0, -0.05f, 0), btVector3(0, 0.05f, 0)};
+        btScalar radii[2] = {0.06f, 0.08f};
+        all.emplace_back(new btMultiSphereShape(centres, radii, 2));
+        all.emplace_back(new btStaticPlaneShape(btVector3(0, 0, 1), 0));
+    }
+};
+
+struct Deepest : btCollisionWorld::ContactResultCallback {
+    int points = 0;
+    btScalar distance = BT_LARGE_FLOAT;
+    btVector3 normal_on_b{0, 0, 0}, on_a{0, 0, 0}, on_b{0, 0, 0};
+    btScalar addSingleResult(btManifoldPoint &cp, const btCollisionObjectWrapper *, int, int,
+                             const btCollisionObjectWrapper *, int, int) override
+    {
+        ++points;
+        if (cp.getDistance() < distance) {
+            distance = cp.getDistance();
+            normal_on_b = cp.m_normalWorldOnB;
+            on_a = cp.getPositionWorldOnA();
+            on_b = cp.getPositionWorldOnB();
+        }
+        return 0;
+    }
+};
+
+btCollisionObject make_object(btCollisionShape *s, const btVector3 &at)
+{
+    btCollisionObject o;
+    o.setCollisionShape(s);
+    o.setWorldTransform(btTransform(btQuaternion(0.1f, 0.2f, 0.05f), at));
+    return o;
+}
+
+btVector3 place_b(int kind_a, int kind_b)
+{
+    // The plane is z = 0 (its object at the origin): put the other shape on it.
+    if (kind_a == 8 || kind_b == 8)
+        return btVector3(0, 0, 0.05f);
+    return btVector3(0.06f, 0.01f, 0.02f);
+}
+
+} // namespace
+
+START_TEST(precision_matches)
+{
+    ck_assert_int_eq(mk_bullet_scalar_size(), int(sizeof(btScalar)));
+    ck_assert_int_eq(mk_bullet_scalar_size(), 4);
+}
+END_TEST
+
+// Every registered pair kind, both argument orders, goes through minkowski and
+// yields contacts for overlapping shapes; uninstall gives back algorithms of
+// the same types a pristine dispatcher creates.
+START_TEST(installed_for_every_pair_and_uninstalled)
+{
+    Shapes shapes;
+    CollisionWorld w;
+    mk_bullet_context *ctx = mk_bullet_install(&w.dispatcher, nullptr);
+    ck_assert_ptr_nonnull(ctx);
+    const int n = int(shapes.all.size());
+    int pairs = 0;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            if (i == 8 && j == 8)
+                continue;
+            btCollisionObject a = make_object(shapes.all[size_t(i)].get(), btVector3(0, 0, 0));
+            btCollisionObject b = make_object(shapes.all[size_t(j)].get(), place_b(i, j));
+            if (i == 8)
+                a.setWorldTransform(btTransform::getIdentity());
+            if (j == 8) {
+                b.setWorldTransform(btTransform::getIdentity());
+                a.setWorldTransform(btTransform(btQuaternion(0.1f, 0.2f, 0.05f), btVector3(0, 0, 0.05f)));
+            }
+            unsigned long long before = mk_bullet_get_stats(ctx).calls;
+            Deepest cb;
+            w.world.contactPairTest(&a, &b, cb);
+            ck_assert_msg(mk_bullet_get_stats(ctx).calls == before + 1, "pair %d/%d not answered by minkowski", i, j);
+            ck_assert_msg(cb.points > 0 && cb.distance < 0, "pair %d/%d: %d points, distance %g", i, j, cb.points,
+                          double(cb.distance));
+            ++pairs;
+        }
+    mk_bullet_stats st = mk_bullet_get_stats(ctx);
+    ck_assert_int_eq(int(st.calls), pairs);
+    for (int k = 0; k < 9; ++k)
+        ck_assert_msg(st.calls_by_type[k] > 0, "kind %d never seen", k);
+    ck_assert_int_eq(int(st.failures), 0);
+    mk_bullet_uninstall(ctx);
+
+    CollisionWorld pristine;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            if (i == 8 && j == 8)
+                continue;
+            btCollisionObject a = make_object(shapes.all[size_t(i)].get(), btVector3(0, 0, 0));
+            btCollisionObject b = make_object(shapes.all[size_t(j)].get(), place_b(i, j));
+            btCollisionObjectWrapper wa(nullptr, a.getCollisionShape(), &a, a.getWorldTransform(), -1, -1);
+            btCollisionObjectWrapper wb(nullptr, b.getCollisionShape(), &b, b.getWorldTransform(), -1, -1);
+            for (int q = 0; q < 2; ++q) {
+                ebtDispatcherQueryType type = q ? BT_CLOSEST_POINT_ALGORITHMS : BT_CONTACT_POINT_ALGORITHMS;
+                btCollisionAlgorithm *mine = w.dispatcher.findAlgorithm(&wa, &wb, nullptr, type);
+                btCollisionAlgorithm *stock = pristine.dispatcher.findAlgorithm(&wa, &wb, nullptr, type);
+                ck_assert_msg(mine && stock && typeid(*mine) == typeid(*stock), "pair %d/%d: %s after uninstall, %s stock",
+                              i, j, mine ? typeid(*mine).name() : "none", stock ? typeid(*stock).name() : "none");
+                mine->~btCollisionAlgorithm();
+                w.dispatcher.freeCollisionAlgorithm(mine);
+                stock->~btCollisionAlgorithm();
+                pristine.dispatcher.freeCollisionAlgorithm(stock);
+            }
+        }
+}
+END_TEST
+
+// Contacts in Bullet's convention (normal on B from B to A, point on B,
+// negative distance = penetration), against analytic answers and the stock
+// detector on hand-built cases.
+START_TEST(conventions_match_stock)
+{
+    struct Case {
+        const char *name;
+        btCollisionShape *a, *b;
+        btTransform ta, tb;
+        double expect; // analytic signed distance (Bullet-compatible geometry), NaN = compare with stock only
+    };
+    btBoxShape box(btVector3(0.1f, 0.1f, 0.1f)); // margin inside: outer size 0.1
+    btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+    btSphereShape sphere(0.1f);
+    btCapsuleShape capsule(0.05f, 0.2f);
+    btConvexHullShape hull;
+    for (int i = 0; i < 8; ++i)
+        hull.addPoint(btVector3(i & 1 ? 0.2f : -0.2f, i & 2 ? 0.2f : -0.2f, i & 4 ? 0.05f : -0.05f), i == 7);
+    const btTransform I = btTransform::getIdentity();
+    Case cases[] = {
+        {"box on plane", &box, &plane, btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.09f)), I, -0.01},
+        {"sphere on box", &sphere, &box, btTransform(btQuaternion::getIdentity(), btVector3(0.02f, 0, 0.19f)), I,
+         -0.01},
+        // Capsule lying on a slab hull (hull margin 0.04 fattens it: top at 0.09).
+        {"capsule on hull", &capsule, &hull,
+         btTransform(btQuaternion(btVector3(0, 0, 1), SIMD_HALF_PI), btVector3(0, 0, 0.13f)), I, -0.01},
+        {"tilted box on hull", &box, &hull, btTransform(btQuaternion(0.3f, 0.2f, 0.1f), btVector3(0.03f, 0, 0.22f)),
+         I, NAN},
+    };
+    for (const Case &c : cases) {
+        double dist[2];
+        btVector3 normal[2];
+        for (int mode = 0; mode < 2; ++mode) {
+            CollisionWorld w;
+            mk_bullet_context *ctx = mode ? mk_bullet_install(&w.dispatcher, nullptr) : nullptr;
+            btCollisionObject a, b;
+            a.setCollisionShape(c.a);
+            a.setWorldTransform(c.ta);
+            b.setCollisionShape(c.b);
+            b.setWorldTransform(c.tb);
+            Deepest cb;
+            w.world.contactPairTest(&a, &b, cb);
+            ck_assert_msg(cb.points > 0, "%s (%s): no contact", c.name, mode ? "minkowski" : "stock");
+            dist[mode] = double(cb.distance);
+            normal[mode] = cb.normal_on_b;
+            // point on A = point on B + normal * distance
+            btVector3 gap = cb.on_a - (cb.on_b + cb.normal_on_b * cb.distance);
+            ck_assert_msg(gap.length() < 1e-4f, "%s: point convention off by %g", c.name, double(gap.length()));
+            if (ctx) {
+                ck_assert_int_eq(int(mk_bullet_get_stats(ctx).calls), 1);
+                mk_bullet_uninstall(ctx);
+            }
+        }
+        // B's normal points from B to A: here A is above B.
+        ck_assert_msg(normal[1].z() > 0.9f, "%s: normal %g %g %g", c.name, double(normal[1].x()),
+                      double(normal[1].y()), double(normal[1].z()));
+        ck_assert_msg(normal[0].dot(normal[1]) > 0.99f, "%s: normals differ from stock", c.name);
+        ck_assert_msg(std::fabs(dist[0] - dist[1]) < 2e-3, "%s: distance %g vs stock %g", c.name, dist[1], dist[0]);
+        if (!std::isnan(c.expect))
+            ck_assert_msg(std::fabs(dist[1] - c.expect) < 1e-5, "%s: distance %g, analytic %g", c.name, dist[1],
+                          c.expect);
+    }
+}
+END_TEST
+
+namespace {
+
+mk_body_desc box_desc(double half, mk_vec3 at, double yaw)
+{
+    mk_body_desc d{};
+    d.kind = MK_BODY_BOX;
+    d.size[0] = d.size[1] = d.size[2] = half;
+    d.mass = 1;
+    d.pose = mk_transform_from_quat(at, mk_quat{0, 0, std::sin(yaw / 2), std::cos(yaw / 2)});
+    return d;
+}
+
+double tilt_deg(const mk_transform &t) { return std::acos(std::fmin(1.0, std::fabs(t.R.m[2][2]))) * 180 / MK_PI; }
+
+mk_world *make_world(mk_narrowphase np)
+{
+    mk_world_config cfg{np, MK_GJK_NESTEROV, 1.0 / 240, 9.81, 0.6};
+    mk_world *w = mk_bullet_world_create(&cfg);
+    ck_assert_ptr_nonnull(w);
+    mk_world_add_ground(w);
+    return w;
+}
+
+} // namespace
+
+// A box and a box-shaped hull dropped on the ground rest at the height of
+// Bullet's geometry in the compatible margin mode: the box at its half size
+// (margin inside), the hull at half size + its margin (outside; the demo world
+// sets 4 mm on hulls, see plugin_bullet/demo_world.cpp). The
+// solver leaves a small resting penetration (Baumgarte, 1/240 s): 3 mm is the
+// bound; the stock detector is run too and must meet the same bound.
+START_TEST(resting_heights)
+{
+    mk_vec3 cube[8];
+    for (int i = 0; i < 8; ++i)
+        cube[i] = mk_vec3{i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1};
+    for (int np = 0; np < 2; ++np) {
+        mk_world *w = make_world(mk_narrowphase(np));
+        mk_body_desc bd = box_desc(0.1, mk_vec3{0, 0, 0.3}, 0.2);
+        int box = mk_world_add_body(w, &bd);
+        mk_body_desc hd{};
+        hd.kind = MK_BODY_HULL;
+        hd.points = cube;
+        hd.num_points = 8;
+        hd.mass = 1;
+        hd.pose = mk_transform_from_quat(mk_vec3{1, 0, 0.4}, mk_quat{0, 0, 0, 1});
+        int hull = mk_world_add_body(w, &hd);
+        for (int s = 0; s < 480; ++s)
+            mk_world_step(w);
+        mk_transform tb = mk_world_body_pose(w, box), th = mk_world_body_pose(w, hull);
+        ck_assert_msg(std::fabs(tb.p.z - 0.1) < 3e-3, "%s box rests at %g", np ? "minkowski" : "stock", tb.p.z);
+        ck_assert_msg(std::fabs(th.p.z - 0.104) < 3e-3, "%s hull rests at %g", np ? "minkowski" : "stock", th.p.z);
+        ck_assert_msg(tilt_deg(tb) < 0.5 && tilt_deg(th) < 0.5, "tilted: %g %g", tilt_deg(tb), tilt_deg(th));
+        if (np)
+            ck_assert_msg(mk_world_minkowski_calls(w) > 0, "minkowski never called");
+        mk_world_destroy(w);
+    }
+}
+END_TEST
+
+// Ten 0.2 m boxes, each level yawed by 0.05 rad, stay up for 10 s (2400 steps).
+START_TEST(box_stack_stands_10s)
+{
+    mk_world *w = make_world(MK_NARROWPHASE_MINKOWSKI);
+    int ids[10];
+    for (int i = 0; i < 10; ++i) {
+        mk_body_desc d = box_desc(0.1, mk_vec3{0, 0, 0.1 + 0.2 * i}, 0.05 * i);
+        ids[i] = mk_world_add_body(w, &d);
+    }
+    for (int s = 0; s < 2400; ++s)
+        mk_world_step(w);
+    for (int i = 0; i < 10; ++i) {
+        mk_transform t = mk_world_body_pose(w, ids[i]);
+        ck_assert_msg(std::fabs(t.p.z - (0.1 + 0.2 * i)) < 0.02, "level %d at %g", i, t.p.z);
+        ck_assert_msg(std::hypot(t.p.x, t.p.y) < 0.02, "level %d slid to %g %g", i, t.p.x, t.p.y);
+        ck_assert_msg(tilt_deg(t) < 2, "level %d tilted %g deg", i, tilt_deg(t));
+    }
+    mk_world_destroy(w);
+}
+END_TEST
+
+// 200 mixed bodies (hulls of 8..40 points, boxes, spheres, capsules, cylinders,
+// cones) into a 2 m bin for 2000 steps: finite poses, nobody leaves the bin.
+START_TEST(mixed_bodies_in_a_bin)
+{
+    mk_world *w = make_world(MK_NARROWPHASE_MINKOWSKI);
+    const double half = 1.0, wall = 0.05;
+    for (int k = 0; k < 4; ++k) {
+        mk_body_desc d{};
+        d.kind = MK_BODY_BOX;
+        bool x = k < 2;
+        d.size[0] = x ? wall : half;
+        d.size[1] = x ? half + wall : wall;
+        d.size[2] = 1;
+        double s = k % 2 ? -1 : 1;
+        d.pose = mk_transform_from_quat(x ? mk_vec3{s * (half + wall), 0, 1} : mk_vec3{0, s * (half + wall), 1},
+                                        mk_quat{0, 0, 0, 1});
+        ck_assert_int_ge(mk_world_add_body(w, &d), 0);
+    }
+    unsigned long long z = 77;
+    auto rnd = [&z]() {
+        z = z * 6364136223846793005ull + 1442695040888963407ull;
+        return double(z >> 11) / 9007199254740992.0;
+    };
+    std::vector<std::vector<mk_vec3>> clouds(200);
+    std::vector<int> ids;
+    const int n = std::getenv("MK_SOAK") ? 400 : 200;
+    const int steps = std::getenv("MK_SOAK") ? 6000 : 2000;
+    clouds.resize(size_t(n));
+    for (int i = 0; i < n; ++i) {
+        mk_body_desc d{};
+        d.kind = mk_body_kind(i % 6);
+        double s = 0.06 + 0.05 * rnd();
+        d.size[0] = s * (0.5 + 0.5 * rnd());
+        d.size[1] = s * (0.5 + 0.5 * rnd());
+        d.size[2] = s * (0.5 + 0.5 * rnd());
+        if (d.kind == MK_BODY_HULL) {
+            int m = 8 + int(rnd() * 33);
+            for (int k = 0; k < m; ++k)
+                clouds[size_t(i)].push_back(mk_vec3{s * (2 * rnd() - 1), s * (2 * rnd() - 1), s * (2 * rnd() - 1)});
+            d.points = clouds[size_t(i)].data();
+            d.num_points = m;
+        }
+        d.mass = 1;
+        int layer = i / 25, r = i % 25;
+        mk_vec3 p{(r % 5 - 2) * 0.38 + 0.04 * (rnd() - 0.5), (r / 5 - 2) * 0.38 + 0.04 * (rnd() - 0.5), 0.3 + 0.38 * layer};
+        d.pose = mk_transform_from_quat(p, mk_quat{rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5});
+        int id = mk_world_add_body(w, &d);
+        ck_assert_int_ge(id, 0);
+        ids.push_back(id);
+    }
+    for (int s = 0; s < steps; ++s)
+        mk_world_step(w);
+    for (int id : ids) {
+        mk_transform t = mk_world_body_pose(w, id);
+        ck_assert_msg(mk_is_valid_transform(&t), "body %d: non-finite pose", id);
+        ck_assert_msg(std::fabs(t.p.x) < half + 0.05 && std::fabs(t.p.y) < half + 0.05 && t.p.z > -0.05,
+                      "body %d escaped to %g %g %g", id, t.p.x, t.p.y, t.p.z);
+    }
+    mk_world_destroy(w);
+}
+END_TEST
+
+int main()
+{
+    Suite *s = suite_create("bullet");
+    TCase *api = tcase_create("adapter");
+    tcase_add_test(api, precision_matches);
+    tcase_add_test(api, installed_for_every_pair_and_uninstalled);
+    tcase_add_test(api, conventions_match_stock);
+    suite_add_tcase(s, api);
+    TCase *scenes = tcase_create("scenes");
+    tcase_set_timeout(scenes, 600);
+    tcase_add_test(scenes, resting_heights);
+    tcase_add_test(scenes, box_stack_stands_10s);
+    tcase_add_test(scenes, mixed_bodies_in_a_bin);
+    suite_add_tcase(s, scenes);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
