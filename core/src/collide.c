@@ -39,7 +39,15 @@ mk_status mk_collide(const mk_pair *pair, const mk_collide_settings *settings, m
      * speculative distance. The Boolean query on A grown by that distance
      * proves it in a step or two from the cached direction (early exit of
      * Alg. 2), where the full distance would converge to the tolerance. */
-    if (s.speculative >= 0 && pair && pair->a && pair->b) {
+    /* Skipped when the cache says the pair was within reach last time (|x| of
+     * the cached iterate bounds the core distance then): touching pairs go
+     * straight to the signed distance. */
+    int near = 0;
+    if (cache && cache->valid && pair && pair->a && pair->b) {
+        mk_real reach = pair->a->radius + pair->b->radius + 2 * s.speculative;
+        near = v3_len2(cache->dir) <= reach * reach;
+    }
+    if (!near && s.speculative >= 0 && pair && pair->a && pair->b) {
         mk_shape grown = *pair->a;
         grown.radius += s.speculative;
         mk_pair gp = {&grown, pair->xf_a, pair->b, pair->xf_b};
@@ -65,8 +73,8 @@ mk_status mk_collide(const mk_pair *pair, const mk_collide_settings *settings, m
 
 /* The half-space is stood in for by a box whose top face is the plane, centred
  * under the shape and large enough that leaving through its top is always the
- * shortest way out: then the box pair has the half-space pair's answer, and the
- * tested box code (GJK, EPA, face clipping) does the work. */
+ * shortest way out: then the box pair has the half-space pair's contact
+ * features, and the tested face clipping of the manifold does the work. */
 mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
                            const mk_collide_settings *settings, mk_manifold *out)
 {
@@ -106,8 +114,21 @@ mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec
     bx.p = v3_sub(xf->p, v3_scale(n, h + half));
 
     mk_collide_settings s = settings ? *settings : mk_collide_default_settings();
-    s.gjk.init = MK_GJK_INIT_USER; /* the box moves with the shape: no useful cache */
-    s.gjk.init_guess = m3_tmul(&xf->R, n); /* A above B: a - b points along n (A's frame) */
+    if (!isfinite(s.speculative))
+        return MK_INVALID_INPUT;
+    /* Against a half-space the signed distance is exact from one support call:
+     * the lowest point of the shape along -n. No GJK or EPA needed. */
+    mk_vec3 down = m3_tmul(&xf->R, v3_neg(n));
+    mk_vec3 low = v3_madd(xf_apply(xf, mk_shape_support(shape, down, NULL)), -shape->radius, n);
+    mk_real sd = v3_dot(n, low) - c;
+    if (!isfinite(sd))
+        return MK_INVALID_INPUT;
+    mk_status st = sd > 0 ? MK_GJK_SEPARATED : (sd < 0 ? MK_PENETRATING : MK_GJK_INTERSECTING);
+    if (sd > s.speculative)
+        return st;
+    mk_manifold_settings ms = mk_manifold_default_settings();
+    ms.speculative_distance = s.speculative;
     mk_pair pair = {shape, *xf, &box, bx};
-    return mk_collide(&pair, &s, NULL, out);
+    mk_status mst = mk_contact_manifold(&pair, v3_neg(n), sd, &ms, out);
+    return mst == MK_OK ? st : mst;
 }

@@ -383,7 +383,7 @@ mk_bullet_options mk_bullet_default_options(void)
     mk_bullet_options o;
     o.variant = MK_GJK_NESTEROV;
     o.normalize_dir = 0;
-    o.tolerance = 1e-10;
+    o.tolerance = 1e-8;
     o.pairs = MK_BULLET_ALL;
     o.margin_mode = MK_BULLET_MARGIN_COMPATIBLE;
     o.contact_mode = MK_BULLET_CONTACTS_MANIFOLD;

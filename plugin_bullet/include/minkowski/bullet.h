@@ -55,7 +55,7 @@ typedef enum mk_bullet_contact_mode {
 typedef struct mk_bullet_options {
     mk_gjk_variant variant;        /* default MK_GJK_NESTEROV */
     int normalize_dir;             /* eq. 33 of GJK++ */
-    double tolerance;              /* on the GJK duality gap (m^2), default 1e-10 */
+    double tolerance;              /* on the GJK duality gap (m^2), default 1e-8 */
     unsigned pairs;                /* a pair is taken over when both kinds are in this mask */
     mk_bullet_margin_mode margin_mode;
     mk_bullet_contact_mode contact_mode;
