@@ -963,6 +963,320 @@ START_TEST(boolean_exits_early)
 }
 END_TEST
 
+/* ------------------------------------------------------------ 2D */
+
+#define POLY_MAX 24
+
+typedef struct poly2 {
+    mk_vec2 v[POLY_MAX];
+    mk_shape2d s;
+} poly2;
+
+/* Counter-clockwise convex polygon: sorted angles on an ellipse about the origin,
+ * no gap of pi or more (so the origin is inside); n = 1 or 2 give a disc or a
+ * capsule. */
+static void random_poly2(or_rng *r, poly2 *p)
+{
+    int n = 1 + or_int(r, 12);
+    double ax = or_uniform(r, 0.2, 1.5), ay = or_uniform(r, 0.2, 1.5);
+    double radius = n <= 2 ? or_uniform(r, 0.1, 1) : or_int(r, 2) ? or_uniform(r, 0.01, 0.3) : 0;
+    if (n == 1) {
+        p->v[0] = (mk_vec2){0, 0};
+    } else if (n == 2) {
+        p->v[0] = (mk_vec2){-ax, 0};
+        p->v[1] = (mk_vec2){ax, 0};
+    } else {
+        for (;;) {
+            double th[POLY_MAX] = {0};
+            for (int i = 0; i < n; ++i)
+                th[i] = or_uniform(r, 0, 2 * PI);
+            for (int i = 1; i < n; ++i) /* insertion sort */
+                for (int j = i; j > 0 && th[j] < th[j - 1]; --j) {
+                    double t = th[j];
+                    th[j] = th[j - 1];
+                    th[j - 1] = t;
+                }
+            double gap = th[0] + 2 * PI - th[n - 1];
+            for (int i = 1; i < n; ++i)
+                gap = fmax(gap, th[i] - th[i - 1]);
+            if (gap > 0.9 * PI)
+                continue;
+            for (int i = 0; i < n; ++i)
+                p->v[i] = (mk_vec2){ax * cos(th[i]), ay * sin(th[i])};
+            break;
+        }
+    }
+    p->s.vertices = p->v;
+    p->s.count = n;
+    p->s.radius = radius;
+}
+
+static mk_vec2 pose_apply2(mk_pose2d x, mk_vec2 v)
+{
+    double c = cos(x.angle), s = sin(x.angle);
+    return (mk_vec2){c * v.x - s * v.y + x.x, s * v.x + c * v.y + x.y};
+}
+
+/* Support value of the posed 2D shape along unit world n: every vertex. */
+static double support2_value(const mk_shape2d *s, mk_pose2d x, mk_vec2 n)
+{
+    double best = -INFINITY;
+    for (int i = 0; i < s->count; ++i) {
+        mk_vec2 w = pose_apply2(x, s->vertices[i]);
+        best = fmax(best, w.x * n.x + w.y * n.y);
+    }
+    return best + s->radius;
+}
+
+static double seg_dist2(mk_vec2 c, mk_vec2 a, mk_vec2 b)
+{
+    double ex = b.x - a.x, ey = b.y - a.y, ee = ex * ex + ey * ey;
+    double t = ee > 0 ? ((c.x - a.x) * ex + (c.y - a.y) * ey) / ee : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(c.x - a.x - t * ex, c.y - a.y - t * ey);
+}
+
+/* Signed distance from world point q to the posed 2D shape. */
+static double point_shape2(const mk_shape2d *s, mk_pose2d x, mk_vec2 q)
+{
+    mk_vec2 v[POLY_MAX];
+    for (int i = 0; i < s->count; ++i)
+        v[i] = pose_apply2(x, s->vertices[i]);
+    if (s->count == 1)
+        return hypot(q.x - v[0].x, q.y - v[0].y) - s->radius;
+    if (s->count == 2)
+        return seg_dist2(q, v[0], v[1]) - s->radius;
+    double out = INFINITY, in = INFINITY;
+    int inside = 1;
+    for (int i = 0; i < s->count; ++i) {
+        mk_vec2 a = v[i], b = v[(i + 1) % s->count];
+        double ex = b.x - a.x, ey = b.y - a.y, l = hypot(ex, ey);
+        double d = (ex * (q.y - a.y) - ey * (q.x - a.x)) / l;
+        inside &= d >= 0;
+        in = fmin(in, d);
+        out = fmin(out, seg_dist2(q, a, b));
+    }
+    return (inside ? -in : out) - s->radius;
+}
+
+/* The 2D shape extruded to a prism z in [-1, 1] (a hull), posed about z. */
+static mk_hull *prism_of(const mk_shape2d *s, mk_shape *out)
+{
+    mk_vec3 pts[2 * POLY_MAX + 4];
+    int n = 0;
+    for (int i = 0; i < s->count; ++i) {
+        pts[n++] = v3(s->vertices[i].x, s->vertices[i].y, 1);
+        pts[n++] = v3(s->vertices[i].x, s->vertices[i].y, -1);
+    }
+    if (s->count <= 2) { /* give discs and capsules' segments a thin core */
+        pts[n++] = v3(s->vertices[0].x + 1e-3, s->vertices[0].y + 1e-3, 1);
+        pts[n++] = v3(s->vertices[0].x - 1e-3, s->vertices[0].y + 2e-3, -1);
+        pts[n++] = v3(s->vertices[0].x, s->vertices[0].y - 1e-3, 1);
+    }
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, n, &h), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(out, h, s->radius), MK_OK);
+    return h;
+}
+
+static mk_transform pose3_of(mk_pose2d x)
+{
+    mk_quat q = {0, 0, sin(0.5 * x.angle), cos(0.5 * x.angle)};
+    return mk_transform_from_quat(v3(x.x, x.y, 0), q);
+}
+
+START_TEST(two_d_discs_and_squares_exact)
+{
+    or_rng r = or_rng_make(0x2d0);
+    for (int i = 0; i < or_scaled(2000); ++i) {
+        mk_vec2 o = {0, 0};
+        mk_shape2d a = {&o, 1, or_uniform(&r, 0.1, 2)}, b = {&o, 1, or_uniform(&r, 0.1, 2)};
+        mk_growth_input2d in;
+        memset(&in, 0, sizeof in);
+        in.a = &a;
+        in.b = &b;
+        in.pose_a = (mk_pose2d){or_uniform(&r, -3, 3), or_uniform(&r, -3, 3), or_uniform(&r, -PI, PI)};
+        double d = or_uniform(&r, 0.05, 8), th = or_uniform(&r, -PI, PI);
+        in.pose_b = (mk_pose2d){in.pose_a.x + d * cos(th), in.pose_a.y + d * sin(th), or_uniform(&r, -PI, PI)};
+        mk_growth_result2d res;
+        mk_status st = mk_growth_distance_2d(&in, NULL, &res);
+        double want = d / (a.radius + b.radius);
+        ck_assert_msg(st == (want > 1 ? MK_GJK_SEPARATED : MK_GJK_INTERSECTING) || fabs(want - 1) < 1e-12,
+                      "discs: status %s", mk_status_string(st));
+        ck_assert_msg(fabs(res.sigma - want) <= 1e-12 * want && res.lower_bound <= want * (1 + 1e-12),
+                      "discs #%d: sigma %.17g want %.17g", i, res.sigma, want);
+    }
+    /* Squares touching face to face, with a sideways offset: sigma* = 1. */
+    for (int i = 0; i < or_scaled(2000); ++i) {
+        double ha = or_uniform(&r, 0.2, 1.5), hb = or_uniform(&r, 0.2, 1.5);
+        mk_vec2 va[4] = {{-ha, -ha}, {ha, -ha}, {ha, ha}, {-ha, ha}}, vb[4] = {{-hb, -hb}, {hb, -hb}, {hb, hb}, {-hb, hb}};
+        mk_shape2d a = {va, 4, 0}, b = {vb, 4, 0};
+        mk_growth_input2d in;
+        memset(&in, 0, sizeof in);
+        in.a = &a;
+        in.b = &b;
+        double ang = or_uniform(&r, -PI, PI), off = or_uniform(&r, -0.9, 0.9) * fmin(ha, hb);
+        mk_vec2 rel = {ha + hb, off};
+        in.pose_a = (mk_pose2d){or_uniform(&r, -3, 3), or_uniform(&r, -3, 3), ang};
+        in.pose_b = (mk_pose2d){in.pose_a.x + cos(ang) * rel.x - sin(ang) * rel.y,
+                                in.pose_a.y + sin(ang) * rel.x + cos(ang) * rel.y, ang};
+        mk_growth_result2d res;
+        mk_growth_distance_2d(&in, NULL, &res);
+        ck_assert_msg(fabs(res.sigma - 1) <= 1e-12 && res.lower_bound <= 1 + 1e-12,
+                      "squares #%d: sigma %.17g [%.17g, %.17g]", i, res.sigma, res.lower_bound, res.upper_bound);
+    }
+}
+END_TEST
+
+START_TEST(two_d_random_polygons)
+{
+    or_rng r = or_rng_make(0x2d1);
+    const mk_growth_settings st = mk_growth_default_settings();
+    long iters = 0;
+    int n = or_scaled(10000), bisected = 0;
+    for (int i = 0; i < n; ++i) {
+        poly2 pa, pb;
+        random_poly2(&r, &pa);
+        random_poly2(&r, &pb);
+        mk_growth_input2d in;
+        memset(&in, 0, sizeof in);
+        in.a = &pa.s;
+        in.b = &pb.s;
+        in.pose_a = (mk_pose2d){or_uniform(&r, -2, 2), or_uniform(&r, -2, 2), or_uniform(&r, -PI, PI)};
+        double d = or_uniform(&r, 0.1, 5), th = or_uniform(&r, -PI, PI);
+        in.pose_b = (mk_pose2d){in.pose_a.x + d * cos(th), in.pose_a.y + d * sin(th), or_uniform(&r, -PI, PI)};
+        if (i & 1) { /* centres off the origin, inside: halfway to a vertex */
+            double fa = or_uniform(&r, 0, 0.5), fb = or_uniform(&r, 0, 0.5);
+            in.centre_a = (mk_vec2){fa * pa.v[0].x, fa * pa.v[0].y};
+            in.centre_b = (mk_vec2){fb * pb.v[0].x, fb * pb.v[0].y};
+        }
+        mk_growth_result2d res;
+        mk_status s = mk_growth_distance_2d(&in, &st, &res);
+        if (!(s == MK_GJK_SEPARATED || s == MK_GJK_INTERSECTING)) {
+            for (int k = 0; k < 2; ++k) {
+                const poly2 *q = k ? &pb : &pa;
+                mk_vec2 c = k ? in.centre_b : in.centre_a;
+                fprintf(stderr, "  %c: n %d radius %a centre %a %a:", 'A' + k, q->s.count, q->s.radius, c.x, c.y);
+                for (int j = 0; j < q->s.count; ++j)
+                    fprintf(stderr, " (%a %a)", q->v[j].x, q->v[j].y);
+                fprintf(stderr, "\n");
+            }
+            ck_abort_msg("2D #%d: %s", i, mk_status_string(s));
+        }
+        iters += res.iterations;
+        ck_assert_msg(res.lower_bound <= res.upper_bound && res.upper_bound - res.lower_bound <=
+                                                                st.tolerance * res.lower_bound * (1 + 1e-9),
+                      "2D #%d: gap [%.17g, %.17g]", i, res.lower_bound, res.upper_bound);
+        /* Certificate: the normal's bound from brute-force supports... */
+        mk_vec2 cA = pose_apply2(in.pose_a, in.centre_a), cB = pose_apply2(in.pose_b, in.centre_b);
+        mk_vec2 p = {cB.x - cA.x, cB.y - cA.y}, nn = res.normal, mn = {-nn.x, -nn.y};
+        double h = support2_value(&pa.s, in.pose_a, nn) - (nn.x * cA.x + nn.y * cA.y) +
+                   support2_value(&pb.s, in.pose_b, mn) + (nn.x * cB.x + nn.y * cB.y);
+        double dual = (nn.x * p.x + nn.y * p.y) / h;
+        ck_assert_msg(fabs(hypot(nn.x, nn.y) - 1) <= 1e-12 && fabs(dual - res.lower_bound) <= 1e-10 * dual,
+                      "2D #%d: lower bound %.17g, normal certifies %.17g", i, res.lower_bound, dual);
+        /* ... and witnesses in the shapes that scale to one point. */
+        double sg = res.sigma;
+        mk_vec2 xa = {cA.x + sg * (res.point_a.x - cA.x), cA.y + sg * (res.point_a.y - cA.y)};
+        mk_vec2 xb = {cB.x + sg * (res.point_b.x - cB.x), cB.y + sg * (res.point_b.y - cB.y)};
+        ck_assert_msg(hypot(xa.x - xb.x, xa.y - xb.y) <= 1e-9 * (1 + sg) * (1 + hypot(p.x, p.y)) &&
+                          hypot(xa.x - res.contact.x, xa.y - res.contact.y) <= 1e-9 * (1 + sg) * (1 + hypot(p.x, p.y)),
+                      "2D #%d: witnesses do not meet", i);
+        double depth = 2 * st.tolerance * hypot(p.x, p.y) / sg + SLACK;
+        double da = point_shape2(&pa.s, in.pose_a, res.point_a), db = point_shape2(&pb.s, in.pose_b, res.point_b);
+        ck_assert_msg(da <= SLACK && db <= SLACK && da >= -depth && db >= -depth,
+                      "2D #%d: witness distances %.3g %.3g", i, da, db);
+        /* One in ten against the 3D GJK bisection on the extruded prisms. */
+        if (i % 10 == 0) {
+            gcase g;
+            memset(&g, 0, sizeof g);
+            mk_hull *ha = prism_of(&pa.s, &g.oa), *hb = prism_of(&pb.s, &g.ob);
+            g.a = g.oa;
+            g.b = g.ob;
+            g.xa = pose3_of(in.pose_a);
+            g.xb = pose3_of(in.pose_b);
+            g.ca = v3(in.centre_a.x, in.centre_a.y, 0);
+            g.cb = v3(in.centre_b.x, in.centre_b.y, 0);
+            bracket br = gjk_bisect(&g);
+            double amplify = fmax(1, sg / (nn.x * p.x + nn.y * p.y));
+            /* Discs and capsules are prisms with a 1e-3 core: compare loosely. */
+            double slack = pa.s.count <= 2 || pb.s.count <= 2 ? 1e-2 : ORACLE_REL + ORACLE_AGREE * amplify;
+            ck_assert_msg(res.upper_bound >= br.lo * (1 - slack) && res.lower_bound <= br.hi * (1 + slack),
+                          "2D #%d: growth [%.17g, %.17g] vs prism bisection [%.17g, %.17g]", i, res.lower_bound,
+                          res.upper_bound, br.lo, br.hi);
+            mk_hull_destroy(ha);
+            mk_hull_destroy(hb);
+            bisected++;
+        }
+    }
+    printf("growth 2D: %d polygon pairs, %.1f iterations per query, %d against the prism bisection\n", n,
+           (double)iters / n, bisected);
+}
+END_TEST
+
+static void expect2d(const mk_growth_input2d *in, const mk_growth_settings *st, mk_status want, const char *what)
+{
+    mk_growth_result2d res;
+    mk_status s = mk_growth_distance_2d(in, st, &res);
+    ck_assert_msg(s == want && res.status == want, "%s: %s", what, mk_status_string(s));
+    ck_assert_msg(isfinite(res.sigma) && isfinite(res.lower_bound) && isfinite(res.upper_bound) &&
+                      isfinite(res.point_a.x + res.point_a.y + res.point_b.x + res.point_b.y) &&
+                      isfinite(res.normal.x + res.normal.y + res.contact.x + res.contact.y),
+                  "%s: non-finite output", what);
+}
+
+START_TEST(two_d_invalid_and_degenerate)
+{
+    mk_vec2 sq[4] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    mk_vec2 cw[4] = {{-1, -1}, {-1, 1}, {1, 1}, {1, -1}};
+    mk_vec2 dent[5] = {{-1, -1}, {1, -1}, {0, -0.5}, {1, 1}, {-1, 1}};
+    mk_vec2 star[5]; /* pentagram: every turn to the left, wound twice */
+    for (int i = 0; i < 5; ++i)
+        star[i] = (mk_vec2){cos(4 * PI * i / 5), sin(4 * PI * i / 5)};
+    mk_shape2d a = {sq, 4, 0}, b = {sq, 4, 0};
+    mk_growth_input2d in;
+    memset(&in, 0, sizeof in);
+    in.a = &a;
+    in.b = &b;
+    in.pose_b = (mk_pose2d){3, 0.5, 0.3};
+    mk_growth_result2d res;
+    ck_assert_int_eq(mk_growth_distance_2d(&in, NULL, &res), MK_GJK_SEPARATED);
+    const mk_growth_settings *set = NULL;
+    b.vertices = cw;
+    expect2d(&in, set, MK_INVALID_INPUT, "clockwise polygon");
+    b.vertices = dent;
+    b.count = 5;
+    expect2d(&in, set, MK_INVALID_INPUT, "non-convex polygon");
+    b.vertices = star;
+    expect2d(&in, set, MK_INVALID_INPUT, "pentagram");
+    b.vertices = sq;
+    b.count = 4;
+    b.radius = -1;
+    expect2d(&in, set, MK_INVALID_SIZE, "negative radius");
+    b.radius = 0;
+    in.pose_b.angle = NAN;
+    expect2d(&in, set, MK_INVALID_INPUT, "NaN pose");
+    in.pose_b.angle = 0.3;
+    in.centre_a = (mk_vec2){1, 0};
+    in.centre_b = (mk_vec2){0, -1};
+    expect2d(&in, set, MK_GROWTH_DEGENERATE, "both centres on the boundary");
+    in.centre_b = (mk_vec2){0, 0};
+    ck_assert_int_eq(mk_growth_distance_2d(&in, NULL, &res), MK_GJK_SEPARATED);
+    in.centre_a = (mk_vec2){2, 0};
+    expect2d(&in, set, MK_GROWTH_DEGENERATE, "centre outside");
+    in.centre_a = (mk_vec2){0, 0};
+    in.pose_b = in.pose_a;
+    ck_assert_int_eq(mk_growth_distance_2d(&in, NULL, &res), MK_GJK_INTERSECTING);
+    ck_assert_msg(res.sigma == 0, "coincident centres: sigma %g", res.sigma);
+    mk_growth_settings st = mk_growth_default_settings();
+    st.max_iterations = 0;
+    set = &st;
+    expect2d(&in, set, MK_INVALID_INPUT, "no iterations");
+    ck_assert_int_eq(mk_growth_distance_2d(NULL, NULL, &res), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_growth_distance_2d(&in, NULL, NULL), MK_INVALID_INPUT);
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 static Suite *growth_suite(void)
@@ -988,6 +1302,12 @@ static Suite *growth_suite(void)
     tcase_add_test(hostile, invalid_inputs);
     tcase_add_test(hostile, iteration_bound_keeps_a_valid_bracket);
     suite_add_tcase(s, hostile);
+    TCase *plane = tcase_create("2d");
+    tcase_set_timeout(plane, timeout);
+    tcase_add_test(plane, two_d_discs_and_squares_exact);
+    tcase_add_test(plane, two_d_random_polygons);
+    tcase_add_test(plane, two_d_invalid_and_degenerate);
+    suite_add_tcase(s, plane);
     return s;
 }
 

@@ -801,3 +801,299 @@ mk_status mk_growth_intersect(const mk_growth_input *in, const mk_growth_setting
         store_cache(cache, &c, B);
     return out->status;
 }
+
+/* ------------------------------------------------------------ 2D */
+
+/* The same algorithm in the plane (the paper's 2D case): LP (15) has a basis of
+ * two points, a segment the ray crosses; one pivot per support point solves the
+ * pruned LP; the normal of the segment is the next support direction. */
+
+static inline mk_vec2 w2(mk_real x, mk_real y)
+{
+    mk_vec2 r = {x, y};
+    return r;
+}
+static inline mk_vec2 w2_add(mk_vec2 a, mk_vec2 b) { return w2(a.x + b.x, a.y + b.y); }
+static inline mk_vec2 w2_sub(mk_vec2 a, mk_vec2 b) { return w2(a.x - b.x, a.y - b.y); }
+static inline mk_vec2 w2_scale(mk_vec2 a, mk_real s) { return w2(a.x * s, a.y * s); }
+static inline mk_vec2 w2_madd(mk_vec2 a, mk_real s, mk_vec2 b) { return w2(a.x + s * b.x, a.y + s * b.y); }
+static inline mk_real w2_dot(mk_vec2 a, mk_vec2 b) { return a.x * b.x + a.y * b.y; }
+static inline mk_real w2_cross(mk_vec2 a, mk_vec2 b) { return a.x * b.y - a.y * b.x; }
+static inline mk_real w2_len(mk_vec2 a) { return sqrt(w2_dot(a, a)); }
+static inline int w2_finite(mk_vec2 a) { return isfinite(a.x) && isfinite(a.y); }
+/* Rotation by (c, s) = (cos, sin) of an angle, and its inverse. */
+static inline mk_vec2 w2_rot(mk_real c, mk_real s, mk_vec2 v) { return w2(c * v.x - s * v.y, s * v.x + c * v.y); }
+static inline mk_vec2 w2_rot_inv(mk_real c, mk_real s, mk_vec2 v) { return w2(c * v.x + s * v.y, -s * v.x + c * v.y); }
+
+static mk_status validate_shape2d(const mk_shape2d *s)
+{
+    if (!s || !s->vertices || s->count < 1 || s->count > MK_GROWTH_2D_MAX_VERTICES)
+        return MK_INVALID_INPUT;
+    if (!isfinite(s->radius) || s->radius < 0)
+        return MK_INVALID_SIZE;
+    for (int i = 0; i < s->count; ++i)
+        if (!w2_finite(s->vertices[i]))
+            return MK_INVALID_INPUT;
+    if (s->count == 1)
+        return s->radius > 0 ? MK_OK : MK_INVALID_SIZE;
+    if (s->count == 2)
+        return w2_len(w2_sub(s->vertices[1], s->vertices[0])) > 0 || s->radius > 0 ? MK_OK : MK_INVALID_SIZE;
+    /* Counter-clockwise and convex: every turn is to the left (or straight, not
+     * back), and the edge direction goes round exactly once (it crosses the +x
+     * direction once: a left turn of less than pi from below the x axis to on
+     * or above it passes through +x). */
+    mk_real area = 0, scale = 0;
+    int winding = 0;
+    for (int i = 0; i < s->count; ++i) {
+        mk_vec2 a = s->vertices[i], b = s->vertices[(i + 1) % s->count], c = s->vertices[(i + 2) % s->count];
+        mk_vec2 e0 = w2_sub(b, a), e1 = w2_sub(c, b);
+        mk_real cr = w2_cross(e0, e1), tol = 1e-12 * w2_len(e0) * w2_len(e1);
+        if (cr < -tol || (cr <= tol && w2_dot(e0, e1) < 0))
+            return MK_INVALID_INPUT;
+        winding += e0.y < 0 && e1.y >= 0;
+        scale = rmax(scale, w2_dot(e0, e0));
+        area += w2_cross(a, b);
+    }
+    return winding == 1 && area > 1e-12 * scale ? MK_OK : MK_INVALID_INPUT;
+}
+
+/* Distance from c to segment [a, b]. */
+static mk_real seg_dist2d(mk_vec2 c, mk_vec2 a, mk_vec2 b)
+{
+    mk_vec2 e = w2_sub(b, a);
+    mk_real ee = w2_dot(e, e);
+    mk_real t = ee > 0 ? w2_dot(w2_sub(c, a), e) / ee : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return w2_len(w2_sub(c, w2_madd(a, t, e)));
+}
+
+/* Inradius of the whole shape about local c: exact (radius plus the distance to
+ * the nearest edge inside the polygon, radius minus the distance to the
+ * polygon outside); negative when c is outside the shape. */
+static mk_real inradius2d(const mk_shape2d *s, mk_vec2 c)
+{
+    const mk_vec2 *v = s->vertices;
+    if (s->count == 1)
+        return s->radius - w2_len(w2_sub(c, v[0]));
+    if (s->count == 2)
+        return s->radius - seg_dist2d(c, v[0], v[1]);
+    mk_real inside = INFINITY, outside = INFINITY;
+    int out = 0;
+    for (int i = 0; i < s->count; ++i) {
+        mk_vec2 a = v[i], b = v[(i + 1) % s->count];
+        mk_vec2 e = w2_sub(b, a);
+        mk_real l = w2_len(e);
+        if (!(l > 0))
+            continue;
+        mk_real d = w2_cross(e, w2_sub(c, a)) / l; /* > 0 on the inner (left) side */
+        inside = rmin(inside, d);
+        out |= d < 0;
+        outside = rmin(outside, seg_dist2d(c, a, b));
+    }
+    return out ? s->radius - outside : s->radius + inside;
+}
+
+/* Local support point of the whole shape along d (any length). */
+static inline mk_vec2 support2d(const mk_shape2d *s, mk_vec2 d)
+{
+    int best = 0;
+    mk_real bv = w2_dot(s->vertices[0], d);
+    for (int i = 1; i < s->count; ++i) {
+        mk_real v = w2_dot(s->vertices[i], d);
+        if (v > bv) {
+            bv = v;
+            best = i;
+        }
+    }
+    mk_real l = w2_len(d);
+    return l > 0 ? w2_madd(s->vertices[best], s->radius / l, d) : s->vertices[best];
+}
+
+typedef struct basis2d {
+    mk_vec2 w[2], a[2], b[2];
+    int id[2];
+    mk_real lambda[2];
+    mk_vec2 n;
+    mk_real h, np, tl, spread;
+} basis2d;
+
+/* Normal, bound and weights of the segment (w0, w1). */
+static int segment_plane(basis2d *B, mk_vec2 w0, mk_vec2 w1, mk_vec2 p)
+{
+    mk_vec2 e = w2_sub(w1, w0);
+    mk_real l = w2_len(e);
+    if (!(l > 0) || !isfinite(l))
+        return 0;
+    mk_vec2 n = w2(e.y / l, -e.x / l);
+    mk_real np = w2_dot(n, p);
+    if (np < 0) {
+        n = w2_scale(n, -1);
+        np = -np;
+    }
+    mk_real h0 = w2_dot(n, w0), h1 = w2_dot(n, w1), h = 0.5 * (h0 + h1);
+    if (!(np > 0) || !(h > 0))
+        return 0;
+    mk_real tl = h / np;
+    mk_vec2 q = w2_scale(p, tl);
+    /* Barycentric coordinates along the segment (signed lengths at q). */
+    mk_real l0 = w2_dot(w2_sub(w1, q), e), l1 = w2_dot(w2_sub(q, w0), e), sum = l0 + l1;
+    if (!isfinite(tl) || !(sum > 0))
+        return 0;
+    B->n = n;
+    B->h = h;
+    B->np = np;
+    B->tl = tl;
+    B->spread = rmax(fabs(h0 - h), fabs(h1 - h));
+    B->lambda[0] = l0 / sum;
+    B->lambda[1] = l1 / sum;
+    return 1;
+}
+
+/* One Simplex pivot (26) with Bland's tie-break, as pivot() in 3D. */
+static int pivot2d(basis2d *B, mk_vec2 p, mk_vec2 s, mk_vec2 a, mk_vec2 b, int id)
+{
+    mk_real hs = w2_dot(B->n, s);
+    if (!(hs - B->h > 4 * B->spread + 4 * DBL_EPSILON * fabs(hs)))
+        return 0;
+    mk_vec2 q = w2_scale(s, B->h / hs), e = w2_sub(B->w[1], B->w[0]);
+    mk_real alpha[2] = {w2_dot(w2_sub(B->w[1], q), e), w2_dot(w2_sub(q, B->w[0]), e)}; /* times |e|^2 > 0 */
+    int out = -1;
+    mk_real num = 0, den = 1;
+    for (int j = 0; j < 2; ++j) {
+        if (!(alpha[j] > 0))
+            continue;
+        mk_real lj = rmax(B->lambda[j], 0);
+        mk_real lhs = lj * den, rhs = num * alpha[j];
+        if (out < 0 || lhs < rhs || (lhs == rhs && B->id[j] < B->id[out])) {
+            num = lj;
+            den = alpha[j];
+            out = j;
+        }
+    }
+    if (out < 0)
+        return 0;
+    basis2d nb = *B;
+    nb.w[out] = s;
+    nb.a[out] = a;
+    nb.b[out] = b;
+    nb.id[out] = id;
+    if (!segment_plane(&nb, nb.w[0], nb.w[1], p))
+        return 0;
+    *B = nb;
+    return 1;
+}
+
+static void zero_result2d(mk_growth_result2d *out, mk_status st)
+{
+    mk_growth_result2d z = {0};
+    z.status = st;
+    z.normal = w2(1, 0);
+    *out = z;
+}
+
+mk_status mk_growth_distance_2d(const mk_growth_input2d *in, const mk_growth_settings *settings,
+                                mk_growth_result2d *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    mk_growth_settings st = settings ? *settings : mk_growth_default_settings();
+    mk_status v = MK_OK;
+    if (!in || !in->a || !in->b)
+        v = MK_INVALID_INPUT;
+    if (v == MK_OK)
+        v = validate_shape2d(in->a);
+    if (v == MK_OK)
+        v = validate_shape2d(in->b);
+    if (v == MK_OK && (!isfinite(in->pose_a.x + in->pose_a.y + in->pose_a.angle + in->pose_b.x + in->pose_b.y +
+                                 in->pose_b.angle) ||
+                       !w2_finite(in->centre_a) || !w2_finite(in->centre_b)))
+        v = MK_INVALID_INPUT;
+    if (v == MK_OK && (!(st.tolerance >= MK_GROWTH_TOL_MIN && st.tolerance < 1) || st.max_iterations < 1 ||
+                       st.max_iterations > MK_GROWTH_MAX_ITER_CAP))
+        v = MK_INVALID_INPUT;
+    if (v != MK_OK) {
+        zero_result2d(out, v);
+        return v;
+    }
+
+    /* A's frame: B rotated by (cr, sr) and moved by t. */
+    const mk_shape2d *A = in->a, *Bs = in->b;
+    mk_real ca_ = cos(in->pose_a.angle), sa_ = sin(in->pose_a.angle);
+    mk_real cr = cos(in->pose_b.angle - in->pose_a.angle), sr = sin(in->pose_b.angle - in->pose_a.angle);
+    mk_vec2 t = w2_rot_inv(ca_, sa_, w2(in->pose_b.x - in->pose_a.x, in->pose_b.y - in->pose_a.y));
+    mk_vec2 cA = in->centre_a, cB = w2_add(w2_rot(cr, sr, in->centre_b), t);
+    mk_vec2 p = w2_sub(cB, cA);
+    mk_real ia = inradius2d(A, in->centre_a), ib = inradius2d(Bs, in->centre_b);
+    if (!(ia >= 0) || !(ib >= 0) || !(ia + ib > 0)) {
+        zero_result2d(out, MK_GROWTH_DEGENERATE);
+        return MK_GROWTH_DEGENERATE;
+    }
+    mk_vec2 pos_a = w2(in->pose_a.x, in->pose_a.y);
+    zero_result2d(out, MK_GJK_INTERSECTING);
+    mk_real p_len = w2_len(p);
+    if (!(p_len > 0) || !isfinite((ia + ib) / p_len)) {
+        /* Coincident centres: sigma* = 0. */
+        out->point_a = out->point_b = out->contact = w2_add(w2_rot(ca_, sa_, cA), pos_a);
+        return out->status;
+    }
+
+    /* Initialisation (Alg. 1 in the plane): two points of the inscribed disc on
+     * either side of p. */
+    basis2d B;
+    mk_vec2 u = w2_scale(p, 1 / p_len), side = w2(-u.y, u.x);
+    const mk_real r = ia + ib, fa = ia / r, fb = ib / r;
+    for (int i = 0; i < 2; ++i) {
+        mk_vec2 w = w2_scale(w2_madd(w2_scale(u, MK_GROWTH_INIT_COS), i ? -MK_GROWTH_INIT_SIN : MK_GROWTH_INIT_SIN, side), r);
+        B.w[i] = w;
+        B.a[i] = w2_madd(cA, fa, w);
+        B.b[i] = w2_madd(cB, -fb, w);
+        B.id[i] = i;
+        B.lambda[i] = 0.5;
+    }
+    B.n = u;
+    B.h = r * MK_GROWTH_INIT_COS;
+    B.np = p_len;
+    B.tl = B.h / p_len;
+    B.spread = 0;
+
+    mk_real tu = INFINITY;
+    mk_vec2 nu = u;
+    int k, maxed = 1;
+    for (k = 0; k < st.max_iterations; ++k) {
+        /* Support of D' along n (eq. 11) and the outer bound (22). */
+        mk_vec2 a = support2d(A, B.n);
+        mk_vec2 b = w2_add(w2_rot(cr, sr, support2d(Bs, w2_rot_inv(cr, sr, w2_scale(B.n, -1)))), t);
+        mk_vec2 s = w2_add(w2_sub(a, b), p);
+        if (!w2_finite(s)) {
+            zero_result2d(out, MK_INVALID_INPUT);
+            return MK_INVALID_INPUT;
+        }
+        mk_real tk = w2_dot(B.n, s) / B.np;
+        if (tk < tu) {
+            tu = tk;
+            nu = B.n;
+        }
+        if (tu - B.tl <= st.tolerance * B.tl || !pivot2d(&B, p, s, a, b, 2 + k)) {
+            maxed = 0;
+            ++k;
+            break;
+        }
+    }
+    mk_real tl = B.tl;
+    if (!(tu >= tl))
+        tu = tl;
+    mk_real l0 = rmax(B.lambda[0], 0), l1 = rmax(B.lambda[1], 0), ls = l0 + l1;
+    l0 = ls > 0 ? l0 / ls : 0.5;
+    l1 = 1 - l0;
+    mk_vec2 pa = w2_add(w2_scale(B.a[0], l0), w2_scale(B.a[1], l1));
+    mk_vec2 pb = w2_add(w2_scale(B.b[0], l0), w2_scale(B.b[1], l1));
+    out->sigma = out->upper_bound = 1 / tl;
+    out->lower_bound = 1 / tu;
+    out->point_a = w2_add(w2_rot(ca_, sa_, pa), pos_a);
+    out->point_b = w2_add(w2_rot(ca_, sa_, pb), pos_a);
+    out->contact = w2_add(w2_rot(ca_, sa_, w2_madd(cA, 1 / tl, w2_sub(pa, cA))), pos_a);
+    out->normal = w2_rot(ca_, sa_, nu);
+    out->iterations = k;
+    out->status = maxed ? MK_GROWTH_MAX_ITER : tu < 1 ? MK_GJK_SEPARATED : MK_GJK_INTERSECTING;
+    return out->status;
+}

@@ -117,6 +117,63 @@ typedef struct mk_growth_intersect_result {
 MK_API mk_status mk_growth_intersect(const mk_growth_input *in, const mk_growth_settings *settings,
                                      mk_growth_cache *cache, mk_growth_intersect_result *out);
 
+/* ------------------------------------------------------------ 2D */
+
+/* Points in the plane. (Moves to math.h when a second 2D module needs it; the
+ * guard lets that header define it first.) */
+#ifndef MK_HAVE_VEC2
+#define MK_HAVE_VEC2
+typedef struct mk_vec2 {
+    mk_real x, y;
+} mk_vec2;
+#endif
+
+/* Largest vertex count of a 2D shape. */
+#define MK_GROWTH_2D_MAX_VERTICES 1024
+
+/* A convex 2D shape: the convex polygon of `count` vertices in counter-clockwise
+ * order (consecutive collinear vertices allowed, no area-less polygons),
+ * inflated by `radius` >= 0. count = 1 is a disc (radius > 0) about the vertex,
+ * count = 2 a 2D capsule. Local frame; the caller owns the vertices. */
+typedef struct mk_shape2d {
+    const mk_vec2 *vertices;
+    int count;
+    mk_real radius;
+} mk_shape2d;
+
+/* Rigid 2D pose: world = rot(angle) * local + (x, y), angle in radians. */
+typedef struct mk_pose2d {
+    mk_real x, y, angle;
+} mk_pose2d;
+
+typedef struct mk_growth_input2d {
+    const mk_shape2d *a;
+    mk_pose2d pose_a;
+    const mk_shape2d *b;
+    mk_pose2d pose_b;
+    mk_vec2 centre_a; /* local; zero = the frame origin */
+    mk_vec2 centre_b;
+} mk_growth_input2d;
+
+typedef struct mk_growth_result2d {
+    mk_status status;    /* as mk_growth_result (invalid polygons: MK_INVALID_INPUT) */
+    mk_real sigma;       /* 1 / t_L = upper_bound */
+    mk_real lower_bound; /* 1 / t_U */
+    mk_real upper_bound;
+    mk_vec2 point_a;     /* world witnesses on the unscaled shapes */
+    mk_vec2 point_b;
+    mk_vec2 contact;     /* world point common to both scaled shapes */
+    mk_vec2 normal;      /* unit, world, from A to B */
+    int iterations;
+} mk_growth_result2d;
+
+/* The same algorithm in the plane: the basis is a segment the ray crosses, its
+ * normal the next support direction; the inradius about each centre is exact
+ * (distance to the polygon's edges). Support by a scan of the vertices.
+ * settings may be NULL. */
+MK_API mk_status mk_growth_distance_2d(const mk_growth_input2d *in, const mk_growth_settings *settings,
+                                       mk_growth_result2d *out);
+
 #ifdef __cplusplus
 }
 #endif
