@@ -39,6 +39,11 @@
 #define HULL_POOL 64
 #define HULL_POINTS 240
 
+typedef struct options {
+    int pairs, runs;
+    uint64_t seed;
+} options;
+
 /* ------------------------------------------------------------ random numbers */
 
 typedef struct rng {
@@ -241,12 +246,14 @@ static double quantile(double *v, int n, double q)
     return v[i];
 }
 
+/* ------------------------------------------------------------ 2D */
+
+/* Cold 2D queries on random 8-gons (vertices on an ellipse with semi-axes in
+ * [0.05, 0.5] m, sorted angles), placed as the 3D pairs. */
+static void bench_2d(rng *r, const options *o);
+
 /* ------------------------------------------------------------ main */
 
-typedef struct options {
-    int pairs, runs;
-    uint64_t seed;
-} options;
 
 static void usage(void)
 {
@@ -373,6 +380,8 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
+    bench_2d(&r, &o);
+
     for (int m = 0; m < M_COUNT; ++m)
         for (int c = 0; c < 2; ++c) {
             free(ns[m][c]);
@@ -383,4 +392,81 @@ int main(int argc, char **argv)
     for (int i = 0; i < HULL_POOL; ++i)
         mk_hull_destroy(pool[i]);
     return g_sink == 12345.6789 ? 3 : 0;
+}
+
+typedef struct poly8 {
+    mk_vec2 v[8];
+    mk_shape2d s;
+} poly8;
+
+static void random_poly8(rng *r, poly8 *p)
+{
+    double ax = uniform(r, 0.05, 0.5), ay = uniform(r, 0.05, 0.5), th[8];
+    for (;;) {
+        for (int i = 0; i < 8; ++i)
+            th[i] = uniform(r, 0, 2 * PI);
+        for (int i = 1; i < 8; ++i)
+            for (int j = i; j > 0 && th[j] < th[j - 1]; --j) {
+                double t = th[j];
+                th[j] = th[j - 1];
+                th[j - 1] = t;
+            }
+        double gap = th[0] + 2 * PI - th[7];
+        for (int i = 1; i < 8; ++i)
+            gap = fmax(gap, th[i] - th[i - 1]);
+        if (gap < 0.9 * PI)
+            break;
+    }
+    for (int i = 0; i < 8; ++i)
+        p->v[i] = (mk_vec2){ax * cos(th[i]), ay * sin(th[i])};
+    p->s.vertices = p->v;
+    p->s.count = 8;
+    p->s.radius = 0;
+}
+
+static void bench_2d(rng *r, const options *o)
+{
+    poly8 *pa = malloc(sizeof *pa * (size_t)o->pairs), *pb = malloc(sizeof *pb * (size_t)o->pairs);
+    mk_growth_input2d *in = malloc(sizeof *in * (size_t)o->pairs);
+    double *ns = malloc(sizeof(double) * (size_t)o->pairs), *block = malloc(sizeof(double) * (size_t)o->runs);
+    if (!pa || !pb || !in || !ns || !block)
+        exit(1);
+    double its = 0;
+    for (int i = 0; i < o->pairs; ++i) {
+        random_poly8(r, &pa[i]);
+        random_poly8(r, &pb[i]);
+        memset(&in[i], 0, sizeof in[i]);
+        in[i].a = &pa[i].s;
+        in[i].b = &pb[i].s;
+        double ra = 0, rb = 0;
+        for (int k = 0; k < 8; ++k) {
+            ra = fmax(ra, hypot(pa[i].v[k].x, pa[i].v[k].y));
+            rb = fmax(rb, hypot(pb[i].v[k].x, pb[i].v[k].y));
+        }
+        double d = uniform(r, 0.3, 1.3) * (ra + rb), th = uniform(r, 0, 2 * PI);
+        in[i].pose_a = (mk_pose2d){0, 0, uniform(r, 0, 2 * PI)};
+        in[i].pose_b = (mk_pose2d){d * cos(th), d * sin(th), uniform(r, 0, 2 * PI)};
+    }
+    for (int i = 0; i < o->pairs; ++i) {
+        mk_growth_result2d res;
+        int reps = 32;
+        for (int run = 0; run < o->runs; ++run) {
+            double t = now_ns();
+            for (int k = 0; k < reps; ++k) {
+                mk_growth_distance_2d(&in[i], NULL, &res);
+                g_sink += res.sigma;
+            }
+            block[run] = (now_ns() - t) / reps;
+        }
+        ns[i] = quantile(block, o->runs, 0.5);
+        its += res.iterations;
+    }
+    double med = quantile(ns, o->pairs, 0.5), p90 = quantile(ns, o->pairs, 0.9);
+    printf("\n2D (mk_growth_distance_2d), 8-gons, cold: %.0f (%.0f) ns, %.1f iterations per query (%d pairs)\n", med,
+           p90, its / o->pairs, o->pairs);
+    free(pa);
+    free(pb);
+    free(in);
+    free(ns);
+    free(block);
 }

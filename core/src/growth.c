@@ -844,11 +844,14 @@ static mk_status validate_shape2d(const mk_shape2d *s)
      * or above it passes through +x). */
     mk_real area = 0, scale = 0;
     int winding = 0;
-    for (int i = 0; i < s->count; ++i) {
-        mk_vec2 a = s->vertices[i], b = s->vertices[(i + 1) % s->count], c = s->vertices[(i + 2) % s->count];
+    const int n = s->count;
+    for (int i = 0, j = 1, k = 2; i < n; ++i, j = j + 1 < n ? j + 1 : 0, k = k + 1 < n ? k + 1 : 0) {
+        mk_vec2 a = s->vertices[i], b = s->vertices[j], c = s->vertices[k];
         mk_vec2 e0 = w2_sub(b, a), e1 = w2_sub(c, b);
-        mk_real cr = w2_cross(e0, e1), tol = 1e-12 * w2_len(e0) * w2_len(e1);
-        if (cr < -tol || (cr <= tol && w2_dot(e0, e1) < 0))
+        /* |cr| <= 1e-12 |e0| |e1| counts as straight (compared squared). */
+        mk_real cr = w2_cross(e0, e1), straight2 = 1e-24 * w2_dot(e0, e0) * w2_dot(e1, e1);
+        int straight = cr * cr <= straight2;
+        if ((cr < 0 && !straight) || (straight && w2_dot(e0, e1) < 0))
             return MK_INVALID_INPUT;
         winding += e0.y < 0 && e1.y >= 0;
         scale = rmax(scale, w2_dot(e0, e0));
@@ -877,20 +880,19 @@ static mk_real inradius2d(const mk_shape2d *s, mk_vec2 c)
         return s->radius - w2_len(w2_sub(c, v[0]));
     if (s->count == 2)
         return s->radius - seg_dist2d(c, v[0], v[1]);
-    mk_real inside = INFINITY, outside = INFINITY;
-    int out = 0;
+    mk_real inside = INFINITY;
     for (int i = 0; i < s->count; ++i) {
-        mk_vec2 a = v[i], b = v[(i + 1) % s->count];
-        mk_vec2 e = w2_sub(b, a);
+        mk_vec2 a = v[i], e = w2_sub(v[i + 1 < s->count ? i + 1 : 0], a);
         mk_real l = w2_len(e);
-        if (!(l > 0))
-            continue;
-        mk_real d = w2_cross(e, w2_sub(c, a)) / l; /* > 0 on the inner (left) side */
-        inside = rmin(inside, d);
-        out |= d < 0;
-        outside = rmin(outside, seg_dist2d(c, a, b));
+        if (l > 0) /* > 0 on the inner (left) side */
+            inside = rmin(inside, w2_cross(e, w2_sub(c, a)) / l);
     }
-    return out ? s->radius - outside : s->radius + inside;
+    if (inside >= 0)
+        return s->radius + inside;
+    mk_real outside = INFINITY;
+    for (int i = 0; i < s->count; ++i)
+        outside = rmin(outside, seg_dist2d(c, v[i], v[i + 1 < s->count ? i + 1 : 0]));
+    return s->radius - outside;
 }
 
 /* Local support point of the whole shape along d (any length). */

@@ -169,7 +169,8 @@ typedef struct mk_growth_result2d {
 
 /* The same algorithm in the plane: the basis is a segment the ray crosses, its
  * normal the next support direction; the inradius about each centre is exact
- * (distance to the polygon's edges). Support by a scan of the vertices.
+ * (distance to the polygon's edges). Polygons are validated and supports found
+ * by scanning every vertex, on every query (no hill-climbing in 2D).
  * settings may be NULL. */
 MK_API mk_status mk_growth_distance_2d(const mk_growth_input2d *in, const mk_growth_settings *settings,
                                        mk_growth_result2d *out);
