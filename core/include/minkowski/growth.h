@@ -21,10 +21,11 @@
  * Centres: each centre must lie in its shape and at least one must be interior;
  * the solver needs a ball about the origin inside D' to start (Sec. III-B2) and
  * takes it from each shape's inradius about its centre: exact or a certified
- * lower bound per primitive, from the faces for hulls, from the hull of six
- * support points (three skewed antipodal directions) for user shapes, which
- * fails for flat shapes and may fail for centres near the boundary: pass
- * inradius_a/b then. A centre it cannot certify inside its shape,
+ * lower bound per primitive, from the faces for hulls, and for user shapes from
+ * the hull of at most 14 support points (three skewed antipodal pairs, refined
+ * along the facet the centre is least inside), which fails for flat shapes and
+ * may fail for centres near the boundary: pass inradius_a/b then (rounded flat
+ * shapes included). A centre it cannot certify inside its shape,
  * or two centres without an interior ball between them (flat shapes, both
  * centres on their boundaries), gives MK_GROWTH_DEGENERATE.
  */
