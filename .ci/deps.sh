@@ -14,3 +14,13 @@ mk_install_deps() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
 }
+
+# Configures a Release build in $MK_BUILD_DIR (default <root>/build) and builds
+# one target; prints the build folder. Used by the README's main commands.
+mk_build_target() {
+    local root=$1 target=$2
+    local build=${MK_BUILD_DIR:-$root/build}
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$build" -j"$(nproc)" --target "$target" >&2
+    echo "$build"
+}

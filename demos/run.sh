@@ -7,7 +7,5 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/.ci/deps.sh"
 mk_install_deps
-build=${MK_BUILD_DIR:-$root/build}
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j"$(nproc)" --target falling_polytopes
+build=$(mk_build_target "$root" falling_polytopes)
 "$build/demos/falling_polytopes" "$@"

@@ -7,5 +7,7 @@
 #include <minkowski/shape.h>
 #include <minkowski/gjk.h>
 #include <minkowski/manifold.h>
+#include <minkowski/epa.h>
+#include <minkowski/collide.h>
 #include <minkowski/growth.h>
 #endif
