@@ -1,0 +1,1182 @@
+/* Penetration depth by the Expanding Polytope Algorithm, and signed distance.
+ *
+ * EPA (G. van den Bergen, "Proximity Queries and Penetration Depth Computation
+ * on 3D Game Objects", GDC 2001; "Collision Detection in Interactive 3D
+ * Environments", 2003): grow a polytope P inside D = A - B around the origin,
+ * always towards its face closest to the origin, until that face lies on the
+ * boundary of D. The paper is not in seeds/, so the equations are numbered here
+ * (working notes: ALGORITHMS.md, "EPA"):
+ *   (E1) depth = min_{|n| = 1} h_D(n),  h_D(n) = max_{w in D} <n, w>
+ *        = <n, s_A(n)> - <n, s_B(-n)>          (support of the difference)
+ *   (E2) upper bound: depth <= h_D(n) for every unit n queried
+ *   (E3) lower bound: conv(V) is inside D for V in D, so if the closed surface
+ *        of P winds around the origin, depth >= min_f off_f with
+ *        off_f = min_{v in f} <n_f, v> (n_f unit outward; this holds for any
+ *        unit n_f, so face normals need not be exact)
+ *   (E4) expansion: w = s_D(n_f) for the face f of smallest off_f; the faces
+ *        with <n_g, w> > off_g are removed and the horizon is joined to w
+ *   (E5) stop when upper - lower <= max(tol, rel_tol * depth)
+ * Everything runs on the cores in A's frame; radii are added at the end. The
+ * polytope lives in the caller's workspace: no heap, no recursion (the visible
+ * region is a breadth-first list), every loop bounded. */
+#include <minkowski/epa.h>
+#include <stdint.h>
+#include <string.h>
+#include "support.h"
+
+/* ------------------------------------------------------------ constants */
+
+#define MK_EPA_DEFAULT_TOLERANCE 1e-8
+#define MK_EPA_DEFAULT_MAX_ITER 128
+/* Seed candidates (GJK's points and the supports added around them). */
+#define MK_EPA_MAX_SEED MK_EPA_SEED_VERTICES
+/* A point is beyond a face when it is above it by more than this times the
+ * size of D (a few hundred ulps: the floor of the face-plane arithmetic). */
+#define MK_EPA_BEYOND_EPS 1e-12
+/* Seed points closer than this (times the size of D) to a line or plane
+ * through the others are collinear / coplanar. */
+#define MK_EPA_FLAT_EPS 1e-10
+/* GJK simplex vertices with a smaller barycentric weight are not trusted to
+ * keep the origin away from the seed's boundary: the origin is then near an
+ * edge or vertex of the simplex and the seed is grown around it instead. */
+#define MK_EPA_SEED_MIN_BARY 1e-3
+/* Segment seed: projected support points must surround the origin by this
+ * margin (times the size of D), at most this many replacement steps. */
+#define MK_EPA_SURROUND_MARGIN 1e-3
+#define MK_EPA_SURROUND_STEPS 8
+/* Rounds of "add supports off a degenerate (flat) point set". */
+#define MK_EPA_SEED_ROUNDS 3
+
+/* ------------------------------------------------------------ settings, workspace */
+
+mk_epa_settings mk_epa_default_settings(void)
+{
+    mk_epa_settings s;
+    s.tolerance = MK_EPA_DEFAULT_TOLERANCE;
+    s.relative_tolerance = 0;
+    s.max_iterations = MK_EPA_DEFAULT_MAX_ITER;
+    s.max_faces = 0;
+    return s;
+}
+
+/* A support point of D with the points of A and B that made it (A's frame). */
+typedef struct vert {
+    mk_vec3 w, a, b;
+} vert;
+
+/* A triangle of the polytope, counter-clockwise seen from outside. */
+typedef struct face {
+    mk_vec3 n;    /* unit outward normal */
+    mk_real off;  /* min over the vertices of <n, v> (E3) */
+    int v[3];
+    int adj[3];   /* adj[i]: face across edge v[i] -> v[i+1] */
+    int slot;     /* index in the live list, -1 when free */
+    int stamp;    /* expansion that last tested visibility */
+    int visible;
+} face;
+
+/* GJK's four points, the seed's supports, one support per iteration. */
+static int vertex_capacity(int max_iter) { return 4 + MK_EPA_SEED_VERTICES + max_iter; }
+static int face_capacity(int max_iter) { return 2 * vertex_capacity(max_iter) - 4; }
+
+#define MK_EPA_ALIGN 16
+static size_t align_up(size_t n) { return (n + MK_EPA_ALIGN - 1) & ~(size_t)(MK_EPA_ALIGN - 1); }
+
+size_t mk_epa_workspace_size(int max_iterations)
+{
+    if (max_iterations <= 0 || max_iterations > MK_EPA_MAX_ITER_CAP)
+        return 0;
+    size_t nv = (size_t)vertex_capacity(max_iterations), nf = (size_t)face_capacity(max_iterations);
+    return MK_EPA_ALIGN + align_up(nv * sizeof(vert)) + align_up(nf * sizeof(face)) +
+           align_up(nf * sizeof(mk_real)) + 3 * align_up(nf * sizeof(int)) + 5 * align_up(nv * sizeof(int));
+}
+
+/* ------------------------------------------------------------ pair context */
+
+typedef struct ctx {
+    const mk_shape *a, *b;
+    mk_mat3 R; /* B's rotation in A's frame */
+    mk_vec3 p; /* B's origin in A's frame */
+    int hint_a, hint_b;
+    int bad;   /* a support point was not finite */
+} ctx;
+
+static void make_ctx(const mk_pair *pair, int hint_a, int hint_b, ctx *c)
+{
+    c->a = pair->a;
+    c->b = pair->b;
+    c->R = m3_tmul_m3(&pair->xf_a.R, &pair->xf_b.R);
+    c->p = m3_tmul(&pair->xf_a.R, v3_sub(pair->xf_b.p, pair->xf_a.p));
+    c->hint_a = hint_a;
+    c->hint_b = hint_b;
+    c->bad = 0;
+}
+
+/* The point of D farthest along n (E1): a = s_A(n), b = s_B(-n). */
+static inline vert support_max(ctx *c, mk_vec3 n)
+{
+    vert s;
+    s.a = shape_support(c->a, n, &c->hint_a);
+    mk_vec3 lb = shape_support(c->b, m3_tmul(&c->R, v3_neg(n)), &c->hint_b);
+    s.b = v3_add(m3_mul(&c->R, lb), c->p);
+    s.w = v3_sub(s.a, s.b);
+    if (!v3_finite(s.w))
+        c->bad = 1;
+    return s;
+}
+
+/* ------------------------------------------------------------ the polytope */
+
+typedef enum grow { GROW_OK, GROW_BUDGET, GROW_DEGENERATE } grow;
+
+typedef struct epa {
+    ctx *c;
+    vert *v;
+    int nv, max_v;
+    face *f;
+    int nused, max_f, budget; /* slots ever used, capacity, live-face budget */
+    int *live;                /* live face indices ... */
+    mk_real *live_off;        /* ... and their offsets, dense for the closest-face scan */
+    int nlive;
+    int *free_list;
+    int nfree;
+    int *visit;               /* visible faces of the current expansion */
+    int *hz_from, *hz_to, *hz_nb, *hz_new, *out_edge; /* horizon; out_edge: vertex -> horizon edge */
+    int stamp;
+    vert pending;             /* last support point, until kept */
+    mk_real scale, eps_beyond, eps_flat;
+    /* Bounds on the core depth (E2, E3) and the direction of the upper one. */
+    mk_real lower, upper;
+    mk_vec3 best_n;
+    mk_real tol, rel_tol, radius;
+    int flags;
+} epa;
+
+static void *carve(unsigned char **p, size_t bytes)
+{
+    void *r = *p;
+    *p += align_up(bytes);
+    return r;
+}
+
+static void epa_init(epa *e, ctx *c, const mk_epa_settings *s, mk_real radius, void *workspace)
+{
+    unsigned char *p = (unsigned char *)workspace;
+    p += (MK_EPA_ALIGN - ((uintptr_t)p & (MK_EPA_ALIGN - 1))) & (MK_EPA_ALIGN - 1);
+    e->c = c;
+    e->max_v = vertex_capacity(s->max_iterations);
+    e->max_f = face_capacity(s->max_iterations);
+    e->budget = s->max_faces > 0 && s->max_faces < e->max_f ? s->max_faces : e->max_f;
+    e->v = carve(&p, (size_t)e->max_v * sizeof(vert));
+    e->f = carve(&p, (size_t)e->max_f * sizeof(face));
+    e->live_off = carve(&p, (size_t)e->max_f * sizeof(mk_real));
+    e->live = carve(&p, (size_t)e->max_f * sizeof(int));
+    e->free_list = carve(&p, (size_t)e->max_f * sizeof(int));
+    e->visit = carve(&p, (size_t)e->max_f * sizeof(int));
+    e->hz_from = carve(&p, (size_t)e->max_v * sizeof(int));
+    e->hz_to = carve(&p, (size_t)e->max_v * sizeof(int));
+    e->hz_nb = carve(&p, (size_t)e->max_v * sizeof(int));
+    e->hz_new = carve(&p, (size_t)e->max_v * sizeof(int));
+    e->out_edge = carve(&p, (size_t)e->max_v * sizeof(int));
+    for (int i = 0; i < e->max_v; ++i)
+        e->out_edge[i] = -1;
+    e->nv = 0;
+    e->nused = e->nlive = e->nfree = 0;
+    e->stamp = 0;
+    e->scale = e->eps_beyond = e->eps_flat = 0;
+    e->lower = 0;
+    e->upper = INFINITY;
+    e->best_n = v3(1, 0, 0);
+    e->tol = s->tolerance;
+    e->rel_tol = s->relative_tolerance;
+    e->radius = radius;
+    e->flags = 0;
+}
+
+/* Gap allowed between the bounds (E5), relative to the full depth. */
+static inline mk_real allowed_gap(const epa *e)
+{
+    mk_real rel = e->rel_tol * (e->upper + e->radius);
+    return rel > e->tol ? rel : e->tol;
+}
+
+static inline int converged(const epa *e) { return e->upper - e->lower <= allowed_gap(e); }
+
+/* Size of D seen so far: scales the rounding thresholds. */
+static void note_scale(epa *e, mk_vec3 w)
+{
+    mk_real m = v3_max_abs(w);
+    if (m > e->scale) {
+        e->scale = m;
+        e->eps_beyond = MK_EPA_BEYOND_EPS * m;
+        e->eps_flat = MK_EPA_FLAT_EPS * m;
+    }
+}
+
+/* Support along unit n: tightens the upper bound (E2) and holds the point as
+ * pending (keep_vertex() takes it in). Returns h_D(n). */
+static mk_real query(epa *e, mk_vec3 n)
+{
+    vert s = support_max(e->c, n);
+    e->pending = s;
+    note_scale(e, s.w);
+    mk_real h = v3_dot(n, s.w);
+    if (h < e->upper) {
+        e->upper = h;
+        e->best_n = n;
+    }
+    return h;
+}
+
+/* Take the pending point into the vertex list; its index, or -1 when full. */
+static int keep_vertex(epa *e)
+{
+    if (e->nv >= e->max_v)
+        return -1;
+    e->v[e->nv] = e->pending;
+    return e->nv++;
+}
+
+static void live_add(epa *e, int fi)
+{
+    e->f[fi].slot = e->nlive;
+    e->live[e->nlive] = fi;
+    e->live_off[e->nlive] = e->f[fi].off;
+    ++e->nlive;
+}
+
+static void live_remove(epa *e, int fi)
+{
+    int s = e->f[fi].slot, last = e->nlive - 1;
+    if (s != last) {
+        int g = e->live[last];
+        e->live[s] = g;
+        e->live_off[s] = e->live_off[last];
+        e->f[g].slot = s;
+    }
+    e->nlive = last;
+    e->f[fi].slot = -1;
+    e->free_list[e->nfree++] = fi;
+}
+
+/* New live triangle (i0, i1, i2). A triangle too thin for a normal takes
+ * `fallback` (a neighbour's): (E3) holds for any unit normal. */
+static int face_new(epa *e, int i0, int i1, int i2, mk_vec3 fallback)
+{
+    int fi;
+    if (e->nfree > 0)
+        fi = e->free_list[--e->nfree];
+    else if (e->nused < e->max_f)
+        fi = e->nused++;
+    else
+        return -1;
+    face *t = &e->f[fi];
+    mk_vec3 a = e->v[i0].w, b = e->v[i1].w, c = e->v[i2].w;
+    t->n = v3_normalize_or(v3_cross(v3_sub(b, a), v3_sub(c, a)), fallback);
+    mk_real oa = v3_dot(t->n, a), ob = v3_dot(t->n, b), oc = v3_dot(t->n, c);
+    mk_real o = oa < ob ? oa : ob;
+    t->off = o < oc ? o : oc;
+    t->v[0] = i0;
+    t->v[1] = i1;
+    t->v[2] = i2;
+    t->adj[0] = t->adj[1] = t->adj[2] = -1;
+    t->stamp = 0;
+    t->visible = 0;
+    live_add(e, fi);
+    return fi;
+}
+
+/* Index of the live face with the smallest offset (dense scan). */
+static int closest_face(const epa *e)
+{
+    int best = 0;
+    mk_real bo = e->live_off[0];
+    for (int k = 1; k < e->nlive; ++k)
+        if (e->live_off[k] < bo) {
+            bo = e->live_off[k];
+            best = k;
+        }
+    return e->live[best];
+}
+
+static inline mk_real height(const epa *e, int fi, mk_vec3 w) { return v3_dot(e->f[fi].n, w) - e->f[fi].off; }
+
+/* Tetrahedron (i0..i3) with outward faces; i3 must be off the plane of the others. */
+static int make_tetrahedron(epa *e, int i0, int i1, int i2, int i3)
+{
+    mk_vec3 p0 = e->v[i0].w;
+    mk_real vol = v3_dot(v3_cross(v3_sub(e->v[i1].w, p0), v3_sub(e->v[i2].w, p0)), v3_sub(e->v[i3].w, p0));
+    if (vol > 0) { /* i3 above (i0, i1, i2): flip so every face looks outward */
+        int t = i1;
+        i1 = i2;
+        i2 = t;
+    }
+    const int tri[4][3] = {{i0, i1, i2}, {i0, i3, i1}, {i1, i3, i2}, {i0, i2, i3}};
+    int fi[4];
+    mk_vec3 fallback = v3(1, 0, 0);
+    for (int k = 0; k < 4; ++k) {
+        fi[k] = face_new(e, tri[k][0], tri[k][1], tri[k][2], fallback);
+        if (fi[k] < 0)
+            return 0;
+    }
+    /* Adjacency: the face holding the reversed edge. */
+    for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < 3; ++i) {
+            int from = tri[k][i], to = tri[k][(i + 1) % 3];
+            for (int m = 0; m < 4; ++m)
+                for (int j = 0; j < 3; ++j)
+                    if (m != k && tri[m][j] == to && tri[m][(j + 1) % 3] == from)
+                        e->f[fi[k]].adj[i] = fi[m];
+        }
+    return 1;
+}
+
+/* Edge index of face g running from vertex `from` to vertex `to`, or -1. */
+static int edge_of(const face *g, int from, int to)
+{
+    for (int j = 0; j < 3; ++j)
+        if (g->v[j] == from && g->v[(j + 1) % 3] == to)
+            return j;
+    return -1;
+}
+
+/* Add vertex iw (beyond face f0) to the hull (E4): mark the faces that see it
+ * (breadth-first from f0), check that their border is one simple cycle, then
+ * replace them by a fan of triangles from iw. Nothing changes unless the
+ * update is consistent and fits the budget. */
+static grow expand(epa *e, int iw, int f0)
+{
+    const mk_vec3 w = e->v[iw].w;
+    const int stamp = ++e->stamp;
+    int nvis = 0, nh = 0;
+    grow result = GROW_OK;
+
+    e->f[f0].stamp = stamp;
+    e->f[f0].visible = 1;
+    e->visit[nvis++] = f0;
+    for (int head = 0; head < nvis && result == GROW_OK; ++head) {
+        const face *g = &e->f[e->visit[head]];
+        for (int i = 0; i < 3; ++i) {
+            int h = g->adj[i];
+            face *gh = &e->f[h];
+            if (gh->stamp != stamp) {
+                gh->stamp = stamp;
+                gh->visible = height(e, h, w) > e->eps_beyond;
+                if (gh->visible) {
+                    e->visit[nvis++] = h;
+                    continue;
+                }
+            }
+            if (gh->visible)
+                continue;
+            if (nh == e->max_v) {
+                result = GROW_DEGENERATE;
+                break;
+            }
+            e->hz_from[nh] = g->v[i];
+            e->hz_to[nh] = g->v[(i + 1) % 3];
+            e->hz_nb[nh] = h;
+            ++nh;
+        }
+    }
+    /* The horizon must be one simple cycle: each vertex leaves once, and
+     * following the edges from the first one visits all of them. */
+    if (result == GROW_OK && nh < 3)
+        result = GROW_DEGENERATE;
+    int linked = 0;
+    for (; result == GROW_OK && linked < nh; ++linked) {
+        if (e->out_edge[e->hz_from[linked]] >= 0)
+            result = GROW_DEGENERATE;
+        else
+            e->out_edge[e->hz_from[linked]] = linked;
+    }
+    if (result == GROW_OK) {
+        int k = 0;
+        for (int step = 1; step <= nh; ++step) {
+            k = e->out_edge[e->hz_to[k]];
+            if (k < 0 || (k == 0) != (step == nh)) {
+                result = GROW_DEGENERATE;
+                break;
+            }
+        }
+    }
+    if (result == GROW_OK && e->nlive - nvis + nh > e->budget)
+        result = GROW_BUDGET;
+
+    if (result == GROW_OK) {
+        for (int k = 0; k < nvis; ++k)
+            live_remove(e, e->visit[k]);
+        for (int k = 0; k < nh; ++k) {
+            int nb = e->hz_nb[k];
+            int nf = face_new(e, e->hz_from[k], e->hz_to[k], iw, e->f[nb].n);
+            /* cannot fail: the budget check left room */
+            e->hz_new[k] = nf;
+            e->f[nf].adj[0] = nb;
+            int j = edge_of(&e->f[nb], e->hz_to[k], e->hz_from[k]);
+            if (j >= 0)
+                e->f[nb].adj[j] = nf;
+        }
+        for (int k = 0; k < nh; ++k) {
+            int next = e->out_edge[e->hz_to[k]];
+            e->f[e->hz_new[k]].adj[1] = e->hz_new[next];
+            e->f[e->hz_new[next]].adj[2] = e->hz_new[k];
+        }
+    }
+    for (int k = 0; k < linked; ++k)
+        e->out_edge[e->hz_from[k]] = -1;
+    return result;
+}
+
+/* Insert vertex iw where it is beyond the current hull (seeding only). */
+static void insert_point(epa *e, int iw)
+{
+    int best = -1;
+    mk_real bh = e->eps_beyond;
+    for (int k = 0; k < e->nlive; ++k) {
+        mk_real h = height(e, e->live[k], e->v[iw].w);
+        if (h > bh) {
+            bh = h;
+            best = e->live[k];
+        }
+    }
+    if (best >= 0)
+        expand(e, iw, best); /* a failed update leaves the hull as it was */
+}
+
+/* ------------------------------------------------------------ seeding */
+
+typedef enum hull_kind { HULL_OK, HULL_POINT, HULL_LINE, HULL_PLANE, HULL_FAIL } hull_kind;
+
+/* Convex hull of the seed vertices cand[0..k): a tetrahedron of far-apart
+ * points, then the others inserted. When the points span less than 3D, says
+ * so and gives the direction to search off them (`off`: the line's direction
+ * or the plane's normal). */
+static hull_kind seed_hull(epa *e, const int *cand, int k, mk_vec3 *off)
+{
+    if (k == 0)
+        return HULL_POINT;
+    int i0 = cand[0], i1 = -1, i2 = -1, i3 = -1;
+    mk_real best = e->eps_flat;
+    for (int j = 1; j < k; ++j) {
+        mk_real d = v3_len(v3_sub(e->v[cand[j]].w, e->v[i0].w));
+        if (d > best) {
+            best = d;
+            i1 = cand[j];
+        }
+    }
+    if (i1 < 0)
+        return HULL_POINT;
+    mk_vec3 p0 = e->v[i0].w, dir = v3_normalize_or(v3_sub(e->v[i1].w, p0), v3(1, 0, 0));
+    best = e->eps_flat;
+    for (int j = 1; j < k; ++j) {
+        mk_vec3 q = v3_sub(e->v[cand[j]].w, p0);
+        mk_real d = v3_len(v3_madd(q, -v3_dot(q, dir), dir));
+        if (d > best) {
+            best = d;
+            i2 = cand[j];
+        }
+    }
+    if (i2 < 0) {
+        *off = dir;
+        return HULL_LINE;
+    }
+    mk_vec3 n = v3_normalize_or(v3_cross(v3_sub(e->v[i1].w, p0), v3_sub(e->v[i2].w, p0)), v3(0, 0, 1));
+    best = e->eps_flat;
+    for (int j = 1; j < k; ++j) {
+        mk_real d = fabs(v3_dot(n, v3_sub(e->v[cand[j]].w, p0)));
+        if (d > best) {
+            best = d;
+            i3 = cand[j];
+        }
+    }
+    if (i3 < 0) {
+        *off = n;
+        return HULL_PLANE;
+    }
+    if (!make_tetrahedron(e, i0, i1, i2, i3))
+        return HULL_FAIL;
+    for (int j = 1; j < k; ++j)
+        if (cand[j] != i1 && cand[j] != i2 && cand[j] != i3)
+            insert_point(e, cand[j]);
+    return HULL_OK;
+}
+
+/* Two unit vectors completing e to an orthonormal basis. */
+static void basis(mk_vec3 e, mk_vec3 *u1, mk_vec3 *u2)
+{
+    mk_vec3 axis = fabs(e.x) <= fabs(e.y) && fabs(e.x) <= fabs(e.z) ? v3(1, 0, 0)
+                   : fabs(e.y) <= fabs(e.z)                         ? v3(0, 1, 0)
+                                                                    : v3(0, 0, 1);
+    *u1 = v3_normalize_or(v3_cross(e, axis), v3(0, 0, 1));
+    *u2 = v3_cross(e, *u1);
+}
+
+/* Support along n kept as a seed candidate (if there is room). Returns 1 when
+ * the bounds have already met (E5). */
+static int seed_query(epa *e, mk_vec3 n, int *cand, int *k)
+{
+    query(e, n);
+    if (*k < MK_EPA_MAX_SEED) {
+        int i = keep_vertex(e);
+        if (i >= 0)
+            cand[(*k)++] = i;
+    }
+    return converged(e);
+}
+
+/* The origin lies (nearly) on the segment cand[0] cand[1] of D: add support
+ * points around that line until, projected on the plane across it, they
+ * surround the origin with a margin (2D GJK on the projection). Together with
+ * the segment's ends they then hold the origin inside. Returns 1 if the bounds
+ * met on the way. */
+static int surround_segment(epa *e, mk_vec3 dir, int *cand, int *k)
+{
+    if (*k + 3 > MK_EPA_MAX_SEED)
+        return 0;
+    mk_vec3 u1, u2;
+    basis(dir, &u1, &u2);
+    int tri[3];
+    mk_real px[3], py[3];
+    for (int j = 0; j < 3; ++j) {
+        mk_real t = 2.0943951023931954923 * j; /* 2 pi / 3 */
+        mk_vec3 m = v3_add(v3_scale(u1, cos(t)), v3_scale(u2, sin(t)));
+        if (seed_query(e, m, cand, k))
+            return 1;
+        tri[j] = *k - 1;
+        px[j] = v3_dot(u1, e->v[cand[tri[j]]].w);
+        py[j] = v3_dot(u2, e->v[cand[tri[j]]].w);
+    }
+    for (int step = 0; step < MK_EPA_SURROUND_STEPS && *k < MK_EPA_MAX_SEED; ++step) {
+        /* Edge with the least inward clearance of the origin. */
+        int worst = -1;
+        mk_real worst_c = MK_EPA_SURROUND_MARGIN * e->scale;
+        mk_real mx = 0, my = 0;
+        for (int j = 0; j < 3; ++j) {
+            int i = (j + 1) % 3, l = (j + 2) % 3; /* edge (i, l), opposite j */
+            mk_real tx = -(py[l] - py[i]), ty = px[l] - px[i];
+            mk_real tl = sqrt(tx * tx + ty * ty);
+            if (!(tl > 0))
+                continue;
+            tx /= tl;
+            ty /= tl;
+            mk_real side_j = tx * (px[j] - px[i]) + ty * (py[j] - py[i]);
+            mk_real side_o = -(tx * px[i] + ty * py[i]);
+            mk_real clear, sx, sy;
+            if (fabs(side_j) > e->eps_flat) {
+                mk_real s = side_j > 0 ? 1 : -1;
+                clear = s * side_o;
+                sx = -s * tx;
+                sy = -s * ty;
+            } else { /* flat triangle: search on the origin's side */
+                mk_real s = side_o >= 0 ? 1 : -1;
+                clear = -fabs(side_o);
+                sx = s * tx;
+                sy = s * ty;
+            }
+            if (clear < worst_c) {
+                worst_c = clear;
+                worst = j;
+                mx = sx;
+                my = sy;
+            }
+        }
+        if (worst < 0)
+            return 0; /* surrounded */
+        mk_vec3 m = v3_add(v3_scale(u1, mx), v3_scale(u2, my));
+        if (seed_query(e, m, cand, k))
+            return 1;
+        tri[worst] = *k - 1;
+        px[worst] = v3_dot(u1, e->v[cand[tri[worst]]].w);
+        py[worst] = v3_dot(u2, e->v[cand[tri[worst]]].w);
+    }
+    return 0;
+}
+
+typedef enum seed_out { SEED_POLYTOPE, SEED_DONE, SEED_FAIL } seed_out;
+
+/* Build the first polytope from GJK's simplex (A's frame). SEED_DONE when the
+ * bounds met on the way (touching or flat cores), SEED_FAIL when no polytope
+ * could be built (the caller answers from the bounds). */
+static seed_out seed(epa *e, const mk_simplex *s, mk_vec3 n_hint)
+{
+    int cand[MK_EPA_MAX_SEED], k = 0;
+    int count = s->count, kept[4], nk = 0, dropped[4], nd = 0;
+    for (int i = 0; i < count; ++i) {
+        vert g;
+        g.a = s->a[i];
+        g.b = s->b[i];
+        g.w = v3_sub(g.a, g.b);
+        note_scale(e, g.w);
+        e->pending = g;
+        if (s->bary[i] > MK_EPA_SEED_MIN_BARY)
+            kept[nk++] = keep_vertex(e);
+        else
+            dropped[nd++] = keep_vertex(e);
+    }
+    for (int i = 0; i < nk; ++i)
+        cand[k++] = kept[i];
+
+    const int tetrahedron = count == 4 && nk >= 3;
+    /* Origin on the simplex's boundary: the cores may only touch, and then the
+     * direction GJK last reported often is the contact normal. */
+    if (!tetrahedron && seed_query(e, n_hint, cand, &k))
+        return SEED_DONE;
+
+    if (tetrahedron) {
+        /* A tetrahedron around the origin (near one face at worst: the
+         * expansion deals with that first). */
+        for (int i = 0; i < nd; ++i)
+            cand[k++] = dropped[i];
+    } else if (nk == 3) {
+        /* Origin on a triangle: a double pyramid over it. */
+        mk_vec3 a = e->v[kept[0]].w;
+        mk_vec3 n = v3_normalize_or(v3_cross(v3_sub(e->v[kept[1]].w, a), v3_sub(e->v[kept[2]].w, a)), n_hint);
+        if (seed_query(e, n, cand, &k) || seed_query(e, v3_neg(n), cand, &k))
+            return SEED_DONE;
+        e->flags |= MK_EPA_FLAG_SEED_GROWN;
+    } else if (nk == 2 &&
+               v3_len(v3_sub(e->v[kept[1]].w, e->v[kept[0]].w)) > e->eps_flat) {
+        /* Origin on a segment through D: surround the segment's line. */
+        mk_vec3 dir = v3_normalize_or(v3_sub(e->v[kept[1]].w, e->v[kept[0]].w), v3(1, 0, 0));
+        if (surround_segment(e, dir, cand, &k))
+            return SEED_DONE;
+        e->flags |= MK_EPA_FLAG_SEED_GROWN;
+    } else {
+        /* Origin at (or near) a support point: it is on or near the boundary
+         * of D. Supports along the axes give a polytope to refine from. */
+        static const mk_real axes[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+        for (int j = 0; j < 6; ++j)
+            if (seed_query(e, v3(axes[j][0], axes[j][1], axes[j][2]), cand, &k))
+                return SEED_DONE;
+        e->flags |= MK_EPA_FLAG_SEED_GROWN;
+    }
+    for (int i = 0; i < nd && k < MK_EPA_MAX_SEED && !tetrahedron; ++i)
+        cand[k++] = dropped[i];
+
+    /* Span 3D: search off a flat set (both sides of a plane, around a line). */
+    for (int round = 0; round < MK_EPA_SEED_ROUNDS; ++round) {
+        mk_vec3 off = v3(1, 0, 0);
+        hull_kind hk = seed_hull(e, cand, k, &off);
+        if (hk == HULL_OK)
+            return SEED_POLYTOPE;
+        if (hk == HULL_FAIL)
+            return SEED_FAIL;
+        e->flags |= MK_EPA_FLAG_SEED_GROWN;
+        /* The hull attempt may have left faces behind: start over. */
+        e->nused = e->nlive = e->nfree = 0;
+        if (hk == HULL_PLANE) {
+            if (seed_query(e, off, cand, &k) || seed_query(e, v3_neg(off), cand, &k))
+                return SEED_DONE;
+        } else if (hk == HULL_LINE) {
+            if (surround_segment(e, off, cand, &k))
+                return SEED_DONE;
+        } else {
+            static const mk_real axes[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+            for (int j = 0; j < 4; ++j)
+                if (seed_query(e, v3_scale(v3(axes[j][0], axes[j][1], axes[j][2]), 0.57735026918962576451), cand,
+                               &k))
+                    return SEED_DONE;
+        }
+    }
+    return SEED_FAIL;
+}
+
+/* ------------------------------------------------------------ expansion loop */
+
+typedef enum stop { STOP_CONVERGED, STOP_FLOOR, STOP_MAX_ITER, STOP_BUDGET, STOP_DEGENERATE, STOP_BAD } stop;
+
+/* EPA proper (E4, E5). */
+static stop expand_loop(epa *e, int max_iter, int *iterations)
+{
+    int it;
+    stop why = STOP_MAX_ITER;
+    for (it = 0; it < max_iter; ++it) {
+        int fi = closest_face(e);
+        mk_real off = e->f[fi].off;
+        if (off > 0 && off > e->lower)
+            e->lower = off; /* (E3): a positive offset proves the origin inside */
+        if (converged(e)) {
+            why = STOP_CONVERGED;
+            break;
+        }
+        mk_real h = query(e, e->f[fi].n);
+        if (e->c->bad) {
+            why = STOP_BAD;
+            break;
+        }
+        if (converged(e)) {
+            why = STOP_CONVERGED;
+            ++it;
+            break;
+        }
+        if (h - off <= e->eps_beyond) {
+            why = STOP_FLOOR; /* the face is on D's boundary to rounding */
+            ++it;
+            break;
+        }
+        int iw = keep_vertex(e);
+        grow g = iw < 0 ? GROW_BUDGET : expand(e, iw, fi);
+        if (g != GROW_OK) {
+            why = g == GROW_BUDGET ? STOP_BUDGET : STOP_DEGENERATE;
+            ++it;
+            break;
+        }
+    }
+    if (why == STOP_MAX_ITER && e->nlive > 0) {
+        /* Bounds of the last polytope. */
+        mk_real off = e->f[closest_face(e)].off;
+        if (off > 0 && off > e->lower)
+            e->lower = off;
+        if (converged(e))
+            why = STOP_CONVERGED;
+    }
+    *iterations = it;
+    return why;
+}
+
+/* Weights of q on face g from the sub-triangle areas along its normal (negative
+ * outside an edge), normalised to sum 1. Returns 0 for a zero-area face. */
+static int face_weights(const epa *e, const face *g, mk_vec3 q, mk_real lam[3])
+{
+    mk_vec3 a = e->v[g->v[0]].w, b = e->v[g->v[1]].w, c = e->v[g->v[2]].w;
+    mk_real wa = v3_dot(g->n, v3_cross(v3_sub(b, q), v3_sub(c, q)));
+    mk_real wb = v3_dot(g->n, v3_cross(v3_sub(c, q), v3_sub(a, q)));
+    mk_real wc = v3_dot(g->n, v3_cross(v3_sub(a, q), v3_sub(b, q)));
+    mk_real sum = wa + wb + wc;
+    if (!(sum > 0) || !isfinite(sum))
+        return 0;
+    lam[0] = wa / sum;
+    lam[1] = wb / sum;
+    lam[2] = wc / sum;
+    return 1;
+}
+
+/* Where the ray from the origin along n leaves the polytope, as weights of the
+ * exit face's vertices. Coplanar faces tie on the exit distance (boxes give
+ * many), so among the faces within rounding of the nearest crossing the one
+ * holding the crossing point wins. Returns 0 when the polytope does not hold
+ * the origin. */
+static int ray_exit(const epa *e, mk_vec3 n, int idx[3], mk_real lam[3])
+{
+    mk_real bt = INFINITY;
+    for (int k = 0; k < e->nlive; ++k) {
+        const face *g = &e->f[e->live[k]];
+        if (!(g->off > 0))
+            return 0;
+        mk_real c = v3_dot(g->n, n);
+        if (c > 0 && g->off < bt * c)
+            bt = g->off / c;
+    }
+    if (!isfinite(bt))
+        return 0;
+    const mk_vec3 q = v3_scale(n, bt);
+    int best = -1;
+    mk_real best_min = -INFINITY, l[3];
+    for (int k = 0; k < e->nlive; ++k) {
+        const face *g = &e->f[e->live[k]];
+        if (!(fabs(v3_dot(g->n, q) - g->off) <= e->eps_beyond) || !(v3_dot(g->n, n) > 0))
+            continue; /* q is not on its plane */
+        if (!face_weights(e, g, q, l))
+            continue;
+        mk_real m = fmin(l[0], fmin(l[1], l[2]));
+        if (m > best_min) {
+            best_min = m;
+            best = e->live[k];
+            lam[0] = l[0];
+            lam[1] = l[1];
+            lam[2] = l[2];
+        }
+    }
+    if (best < 0)
+        return 0;
+    /* Clamp rounding (q on an edge) back into the triangle. */
+    mk_real sum = 0;
+    for (int i = 0; i < 3; ++i) {
+        idx[i] = e->f[best].v[i];
+        lam[i] = lam[i] > 0 ? lam[i] : 0;
+        sum += lam[i];
+    }
+    for (int i = 0; i < 3; ++i)
+        lam[i] /= sum;
+    return 1;
+}
+
+/* ------------------------------------------------------------ answers */
+
+static void epa_placeholder(mk_epa_result *out, mk_status st)
+{
+    memset(out, 0, sizeof *out);
+    out->status = st;
+    out->normal = v3(1, 0, 0);
+}
+
+static mk_status validate_pair(const mk_pair *pair)
+{
+    if (!pair || !pair->a || !pair->b)
+        return MK_INVALID_INPUT;
+    mk_status sa = mk_shape_validate(pair->a);
+    if (sa != MK_OK)
+        return sa;
+    mk_status sb = mk_shape_validate(pair->b);
+    if (sb != MK_OK)
+        return sb;
+    if (!mk_is_valid_transform(&pair->xf_a) || !mk_is_valid_transform(&pair->xf_b))
+        return MK_INVALID_INPUT;
+    return MK_OK;
+}
+
+static int valid_settings(const mk_epa_settings *s)
+{
+    return isfinite(s->tolerance) && s->tolerance >= 0 && isfinite(s->relative_tolerance) &&
+           s->relative_tolerance >= 0 && s->max_iterations > 0 && s->max_iterations <= MK_EPA_MAX_ITER_CAP;
+}
+
+static int valid_simplex(const mk_simplex *s)
+{
+    if (s->count < 1 || s->count > 4)
+        return 0;
+    for (int i = 0; i < s->count; ++i)
+        if (!v3_finite(s->a[i]) || !v3_finite(s->b[i]) || !isfinite(s->bary[i]))
+            return 0;
+    return 1;
+}
+
+/* Core view of a shape (radius 0). Spheres and capsules need a positive radius
+ * to validate, so their point / segment cores become user shapes. */
+static mk_vec3 point_core_support(const void *data, mk_vec3 d)
+{
+    (void)data;
+    (void)d;
+    return v3(0, 0, 0);
+}
+
+static mk_vec3 segment_core_support(const void *data, mk_vec3 d)
+{
+    mk_real h = ((const mk_shape *)data)->u.capsule.half_height;
+    return v3(0, 0, d.z >= 0 ? h : -h);
+}
+
+static void core_view(const mk_shape *s, mk_shape *out)
+{
+    *out = *s;
+    if (s->type == MK_SHAPE_SPHERE || s->type == MK_SHAPE_CAPSULE) {
+        mk_real h = s->type == MK_SHAPE_CAPSULE ? s->u.capsule.half_height : 0;
+        out->type = MK_SHAPE_USER;
+        out->u.user.support = s->type == MK_SHAPE_CAPSULE ? segment_core_support : point_core_support;
+        out->u.user.data = s;
+        out->u.user.aabb_min = v3(0, 0, -h);
+        out->u.user.aabb_max = v3(0, 0, h);
+    }
+    out->radius = 0;
+}
+
+/* GJK to convergence on the cores of a pair (radius 0 views). */
+static mk_status core_gjk(const mk_pair *pair, const mk_gjk_settings *gs, mk_gjk_cache *cache, mk_gjk_result *g)
+{
+    mk_shape ca, cb;
+    core_view(pair->a, &ca);
+    core_view(pair->b, &cb);
+    mk_pair cp = {&ca, pair->xf_a, &cb, pair->xf_b};
+    return mk_gjk_distance(&cp, gs, cache, g);
+}
+
+/* Cores apart but within r_A + r_B: depth = r_A + r_B - core distance, from
+ * the converged core GJK result g. */
+static mk_status cores_apart(const mk_pair *pair, const mk_gjk_result *g, mk_epa_result *out)
+{
+    mk_real r = pair->a->radius + pair->b->radius;
+    mk_real ub = g->core_distance, lb = g->lower_bound > 0 ? g->lower_bound : 0;
+    out->depth = r - ub > 0 ? r - ub : 0;
+    out->lower_bound = out->depth;
+    out->upper_bound = r - lb > 0 ? r - lb : 0;
+    out->normal = g->normal;
+    out->point_a = v3_madd(g->point_a, pair->a->radius, g->normal);
+    out->point_b = v3_madd(g->point_b, -pair->b->radius, g->normal);
+    out->iterations = 0;
+    out->flags = MK_EPA_FLAG_CORES_SEPARATED;
+    out->num_faces = 0;
+    out->status = g->status == MK_GJK_MAX_ITER ? MK_EPA_MAX_ITER : MK_PENETRATING;
+    return out->status;
+}
+
+/* EPA on a validated pair whose GJK result says the cores overlap or touch
+ * (GJK reports "touching within its tolerance" as intersecting, with |x| > 0).
+ * The answer is signed: out->depth = upper bound of the core depth + radii,
+ * negative when a support plane proves the cores apart after all; the
+ * bracket is [lower_bound, upper_bound] on that signed depth. */
+static mk_status epa_solve(const mk_pair *pair, ctx *c, const mk_gjk_result *gjk, const mk_epa_settings *st,
+                           void *workspace, mk_epa_result *out)
+{
+    const mk_transform *xa = &pair->xf_a;
+    const mk_real ra = pair->a->radius, rb = pair->b->radius;
+    epa e;
+    epa_init(&e, c, st, ra + rb, workspace);
+    /* Until a polytope around the origin proves overlap, GJK's point x of D
+     * bounds the signed core distance from above: depth >= -|x|. */
+    e.lower = -gjk->core_distance;
+
+    mk_vec3 hint = v3_normalize_or(m3_tmul(&xa->R, gjk->normal), v3(1, 0, 0));
+    seed_out so = seed(&e, &gjk->simplex, hint);
+    stop why = STOP_CONVERGED;
+    int iterations = 0;
+    if (c->bad) {
+        why = STOP_BAD;
+    } else if (so == SEED_DONE) {
+        e.flags |= MK_EPA_FLAG_TOUCHING;
+    } else if (so == SEED_POLYTOPE) {
+        why = expand_loop(&e, st->max_iterations, &iterations);
+    } else {
+        why = converged(&e) ? STOP_CONVERGED : STOP_DEGENERATE;
+    }
+    if (why == STOP_BAD) {
+        epa_placeholder(out, MK_INVALID_INPUT);
+        return MK_INVALID_INPUT;
+    }
+    if (why == STOP_FLOOR)
+        e.flags |= MK_EPA_FLAG_PRECISION_FLOOR;
+    if (why == STOP_DEGENERATE)
+        e.flags |= MK_EPA_FLAG_DEGENERATE_UPDATE;
+
+    /* Core depth = the upper bound (E2), attained along n. */
+    const mk_real up = e.upper, lo = e.lower < e.upper ? e.lower : e.upper;
+    const mk_vec3 n = e.best_n;
+
+    /* Witnesses: where the ray along n leaves the polytope (the same convex
+     * combination of A's and of B's support points), else the contact point
+     * GJK found (a - b = x, tiny); then put them exactly depth apart along n. */
+    mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
+    int idx[3];
+    mk_real lam[3];
+    if (so == SEED_POLYTOPE && ray_exit(&e, n, idx, lam)) {
+        for (int i = 0; i < 3; ++i) {
+            a = v3_madd(a, lam[i], e.v[idx[i]].a);
+            b = v3_madd(b, lam[i], e.v[idx[i]].b);
+        }
+        mk_real delta = up - v3_dot(n, v3_sub(a, b));
+        a = v3_madd(a, 0.5 * delta, n);
+        b = v3_madd(b, -0.5 * delta, n);
+    } else {
+        for (int i = 0; i < gjk->simplex.count; ++i) {
+            a = v3_madd(a, gjk->simplex.bary[i], gjk->simplex.a[i]);
+            b = v3_madd(b, gjk->simplex.bary[i], gjk->simplex.b[i]);
+        }
+        mk_vec3 m = v3_scale(v3_add(a, b), 0.5);
+        a = v3_madd(m, 0.5 * up, n);
+        b = v3_madd(m, -0.5 * up, n);
+    }
+    a = v3_madd(a, ra, n);
+    b = v3_madd(b, -rb, n);
+
+    out->depth = up + ra + rb;
+    out->upper_bound = out->depth;
+    out->lower_bound = lo + ra + rb;
+    out->normal = m3_mul(&xa->R, n);
+    out->point_a = xf_apply(xa, a);
+    out->point_b = xf_apply(xa, b);
+    out->iterations = iterations;
+    out->flags = e.flags;
+    out->num_faces = so == SEED_POLYTOPE ? e.nlive : 0;
+    switch (why) {
+    case STOP_MAX_ITER: out->status = MK_EPA_MAX_ITER; break;
+    case STOP_BUDGET: out->status = MK_EPA_FACE_BUDGET; break;
+    case STOP_DEGENERATE: out->status = converged(&e) ? MK_PENETRATING : MK_EPA_MAX_ITER; break;
+    default: out->status = MK_PENETRATING; break;
+    }
+    return out->status;
+}
+
+/* The penetration depth of shapes that turned out apart is 0. */
+static void clamp_depth(mk_epa_result *out)
+{
+    if (out->depth < 0) {
+        /* keep the witnesses touching along the normal */
+        mk_vec3 m = v3_scale(v3_add(out->point_a, out->point_b), 0.5);
+        out->point_a = out->point_b = m;
+        out->depth = 0;
+    }
+    if (out->upper_bound < 0)
+        out->upper_bound = 0;
+    if (out->lower_bound < 0)
+        out->lower_bound = 0;
+}
+
+mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_settings *settings, void *workspace,
+                 size_t workspace_bytes, mk_epa_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    epa_placeholder(out, MK_INVALID_INPUT);
+    mk_epa_settings st = settings ? *settings : mk_epa_default_settings();
+    if (!valid_settings(&st) || !gjk || gjk->status != MK_GJK_INTERSECTING || !valid_simplex(&gjk->simplex) ||
+        !isfinite(gjk->core_distance) || !v3_finite(gjk->normal))
+        return MK_INVALID_INPUT;
+    mk_status v = validate_pair(pair);
+    if (v != MK_OK) {
+        out->status = v;
+        return v;
+    }
+    if (!workspace || workspace_bytes < mk_epa_workspace_size(st.max_iterations)) {
+        out->status = MK_WORKSPACE_TOO_SMALL;
+        return MK_WORKSPACE_TOO_SMALL;
+    }
+    ctx c;
+    make_ctx(pair, 0, 0, &c);
+    if (gjk->core_distance > 0 && pair->a->radius + pair->b->radius > 0) {
+        /* GJK stopped as soon as the cores came within the radii: finish it
+         * on the cores, from where it stopped. */
+        mk_gjk_settings gs = mk_gjk_default_settings();
+        gs.max_iterations = 1000;
+        mk_vec3 x = v3(0, 0, 0);
+        for (int i = 0; i < gjk->simplex.count; ++i)
+            x = v3_madd(x, gjk->simplex.bary[i], v3_sub(gjk->simplex.a[i], gjk->simplex.b[i]));
+        if (v3_finite(x) && v3_len2(x) > 0) {
+            gs.init = MK_GJK_INIT_USER;
+            gs.init_guess = x;
+        }
+        mk_gjk_result g;
+        mk_status s = core_gjk(pair, &gs, NULL, &g);
+        if (s == MK_GJK_INTERSECTING) {
+            epa_solve(pair, &c, &g, &st, workspace, out);
+            clamp_depth(out);
+            return out->status;
+        }
+        if (s != MK_GJK_SEPARATED && s != MK_GJK_MAX_ITER) {
+            out->status = s;
+            return s;
+        }
+        return cores_apart(pair, &g, out);
+    }
+    epa_solve(pair, &c, gjk, &st, workspace, out);
+    clamp_depth(out);
+    return out->status;
+}
+
+/* ------------------------------------------------------------ signed distance */
+
+/* Core distances below this times the size of D count as touching when GJK's
+ * normal is not certified: x is then a rounding-sized vector. */
+#define MK_SD_TOUCHING 1e-6
+
+static mk_real scale_of(const mk_gjk_result *g)
+{
+    mk_real m = 0;
+    for (int i = 0; i < g->simplex.count; ++i) {
+        mk_real l = v3_max_abs(g->simplex.w[i]);
+        m = l > m ? l : m;
+    }
+    return m;
+}
+
+static void sd_placeholder(mk_signed_distance_result *out, mk_status st)
+{
+    memset(out, 0, sizeof *out);
+    out->status = st;
+    out->normal = v3(1, 0, 0);
+}
+
+mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_settings,
+                             const mk_epa_settings *epa_settings, mk_gjk_cache *cache, void *workspace,
+                             size_t workspace_bytes, mk_signed_distance_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    sd_placeholder(out, MK_INVALID_INPUT);
+    mk_epa_settings es = epa_settings ? *epa_settings : mk_epa_default_settings();
+    if (!valid_settings(&es))
+        return MK_INVALID_INPUT;
+    mk_status v = validate_pair(pair);
+    if (v != MK_OK) {
+        out->status = v;
+        return v;
+    }
+    if (!workspace || workspace_bytes < mk_epa_workspace_size(es.max_iterations)) {
+        out->status = MK_WORKSPACE_TOO_SMALL;
+        return MK_WORKSPACE_TOO_SMALL;
+    }
+
+    /* GJK on the cores: converged distances even where the radii overlap. A
+     * local cache carries GJK's last support vertices (hill-climbing hints)
+     * over to EPA when the caller keeps none. */
+    mk_gjk_cache local = {{0, 0, 0}, 0, 0, 0};
+    if (!cache)
+        cache = &local;
+    mk_gjk_result g;
+    mk_status gs = core_gjk(pair, gjk_settings, cache, &g);
+    out->gjk_iterations = g.iterations;
+    if (gs != MK_GJK_SEPARATED && gs != MK_GJK_INTERSECTING && gs != MK_GJK_MAX_ITER) {
+        out->status = gs;
+        return gs;
+    }
+    const mk_real ra = pair->a->radius, rb = pair->b->radius, r = ra + rb;
+    ctx c;
+    make_ctx(pair, cache->hint_a, cache->hint_b, &c);
+
+    if (gs == MK_GJK_INTERSECTING) {
+        mk_epa_result e;
+        if (epa_solve(pair, &c, &g, &es, workspace, &e) == MK_INVALID_INPUT) {
+            sd_placeholder(out, MK_INVALID_INPUT);
+            return MK_INVALID_INPUT;
+        }
+        out->distance = -e.depth;
+        out->lower_bound = -e.upper_bound;
+        out->upper_bound = -e.lower_bound;
+        out->point_a = e.point_a;
+        out->point_b = e.point_b;
+        out->normal = e.normal;
+        out->epa_iterations = e.iterations;
+        out->epa_flags = e.flags;
+        out->status = e.status == MK_PENETRATING && out->distance > 0 ? MK_GJK_SEPARATED : e.status;
+        return out->status;
+    }
+
+    /* Cores apart (or GJK out of iterations): distance from GJK. The support
+     * along the normal certifies the separation along it, -h_D(n), a lower
+     * bound of the signed core distance even where GJK has no positive one. */
+    mk_vec3 nl = v3_normalize_or(m3_tmul(&pair->xf_a.R, g.normal), v3(1, 0, 0));
+    vert s = support_max(&c, nl);
+    if (c.bad) {
+        sd_placeholder(out, MK_INVALID_INPUT);
+        return MK_INVALID_INPUT;
+    }
+    mk_real sep = -v3_dot(nl, s.w);
+    mk_real ub = g.core_distance, lb = g.lower_bound > 0 ? g.lower_bound : -INFINITY;
+    mk_vec3 n = g.normal;
+    mk_vec3 mid = v3_scale(v3_add(g.point_a, g.point_b), 0.5);
+    if (gs == MK_GJK_SEPARATED && ub - sep > fmax(es.tolerance, ub) && ub <= MK_SD_TOUCHING * scale_of(&g)) {
+        /* Touching to rounding: the direction of GJK's tiny x is noise (the
+         * separation along it is off by more than the distance itself). EPA
+         * from GJK's simplex finds the contact normal; keep the better one. */
+        mk_epa_result e;
+        if (epa_solve(pair, &c, &g, &es, workspace, &e) == MK_INVALID_INPUT) {
+            sd_placeholder(out, MK_INVALID_INPUT);
+            return MK_INVALID_INPUT;
+        }
+        mk_real sep_e = -(e.depth - r);
+        if (sep_e > sep) {
+            sep = sep_e;
+            n = e.normal;
+            /* EPA's witnesses carry the radii: back to the cores' midpoint */
+            mid = v3_madd(v3_scale(v3_add(e.point_a, e.point_b), 0.5), 0.5 * (rb - ra), n);
+            out->epa_iterations = e.iterations;
+            out->epa_flags = e.flags;
+        }
+    }
+    mk_real core_lb = sep > lb ? sep : lb;
+    if (core_lb > ub)
+        core_lb = ub;
+    out->distance = ub - r;
+    out->upper_bound = out->distance;
+    out->lower_bound = core_lb - r;
+    out->normal = n;
+    /* witnesses distance apart along n, centred on GJK's pair */
+    mk_vec3 ca = v3_madd(mid, -0.5 * ub, n), cb = v3_madd(mid, 0.5 * ub, n);
+    out->point_a = v3_madd(ca, ra, n);
+    out->point_b = v3_madd(cb, -rb, n);
+    if (out->distance < 0)
+        out->epa_flags |= MK_EPA_FLAG_CORES_SEPARATED;
+    if (gs == MK_GJK_MAX_ITER)
+        out->status = MK_GJK_MAX_ITER;
+    else
+        out->status = out->distance < 0 ? MK_PENETRATING : MK_GJK_SEPARATED;
+    return out->status;
+}

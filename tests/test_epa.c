@@ -1,0 +1,1475 @@
+/* Check suite "epa": penetration depth (mk_epa) and signed distance
+ * (mk_signed_distance) against independent truths (tests/oracle.c).
+ *
+ * Truths: the separating-axis oracle for polytope cores (penetration depth =
+ * minus the largest separation over the face normals of both and the edge x
+ * edge cross products, or_poly_sat / or_exact_distance), closed forms for
+ * spheres, capsules and axis-aligned boxes, and for curved cores a sampled
+ * minimum of the oracle's support formulas (an upper bound of the true depth).
+ *
+ * Accuracy contract being tested. EPA stops when its certified bounds meet:
+ * upper - lower <= max(tol, rel_tol * depth) (or at the floating-point floor,
+ * flagged). The reported depth is the upper bound, attained by the reported
+ * normal: the overlap of the shapes along the normal, recomputed here from
+ * the oracle's support values, equals the depth. Hence
+ *     0 <= depth - true depth <= upper - lower,
+ * and the true depth lies in [lower, upper]. Witnesses satisfy
+ * point_b - point_a = distance * normal and lie on the surfaces to within the
+ * gap. */
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <minkowski/epa.h>
+#include "oracle.h"
+#include "vec.h"
+
+#define PI 3.14159265358979323846
+/* Absolute slack for rounding in oracle and query (unit-size scenes). */
+#define SLACK 1e-9
+
+/* ------------------------------------------------------------ helpers */
+
+static mk_transform pose_aa(mk_vec3 p, mk_vec3 axis, double angle)
+{
+    mk_vec3 u = v3_normalize_or(axis, v3(0, 0, 1));
+    mk_quat q = {u.x * sin(angle / 2), u.y * sin(angle / 2), u.z * sin(angle / 2), cos(angle / 2)};
+    return mk_transform_from_quat(p, q);
+}
+
+static mk_transform compose(const mk_transform *a, const mk_transform *b)
+{
+    mk_transform r;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            r.R.m[i][j] = a->R.m[i][0] * b->R.m[0][j] + a->R.m[i][1] * b->R.m[1][j] + a->R.m[i][2] * b->R.m[2][j];
+    r.p = xf_apply(a, b->p);
+    return r;
+}
+
+static int finite3(mk_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+/* One workspace per test process (fork mode: one per test). */
+static void *workspace(size_t *bytes)
+{
+    static void *ws = NULL;
+    static size_t n = 0;
+    if (!ws) {
+        n = mk_epa_workspace_size(mk_epa_default_settings().max_iterations);
+        ws = malloc(n);
+        ck_assert_ptr_nonnull(ws);
+    }
+    *bytes = n;
+    return ws;
+}
+
+static mk_status signed_distance(const mk_shape *a, mk_transform xa, const mk_shape *b, mk_transform xb,
+                                 const mk_epa_settings *es, mk_signed_distance_result *r)
+{
+    size_t n;
+    void *ws = workspace(&n);
+    mk_pair p = {a, xa, b, xb};
+    return mk_signed_distance(&p, NULL, es, NULL, ws, n, r);
+}
+
+/* Separation of the shapes along unit n (A to B) from the oracle's support
+ * formulas: > 0 a gap, < 0 the overlap along n. */
+static double separation_along(const mk_shape *a, const mk_transform *xa, const mk_shape *b, const mk_transform *xb,
+                               mk_vec3 n)
+{
+    return -or_support_value(b, xb, v3_neg(n)) - or_support_value(a, xa, n);
+}
+
+/* Print a failing pair exactly (hex floats) so it can be replayed. */
+static void dump_shape(const char *name, const mk_shape *s, const mk_transform *x)
+{
+    fprintf(stderr, "  %s: type %d radius %a", name, s->type, s->radius);
+    switch (s->type) {
+    case MK_SHAPE_BOX:
+        fprintf(stderr, " half %a %a %a", s->u.box.half_extents.x, s->u.box.half_extents.y, s->u.box.half_extents.z);
+        break;
+    case MK_SHAPE_CAPSULE: fprintf(stderr, " half_height %a", s->u.capsule.half_height); break;
+    case MK_SHAPE_CYLINDER:
+        fprintf(stderr, " r %a half_height %a", s->u.cylinder.radius, s->u.cylinder.half_height);
+        break;
+    case MK_SHAPE_CONE: fprintf(stderr, " r %a half_height %a", s->u.cone.radius, s->u.cone.half_height); break;
+    case MK_SHAPE_ELLIPSOID:
+        fprintf(stderr, " radii %a %a %a", s->u.ellipsoid.radii.x, s->u.ellipsoid.radii.y, s->u.ellipsoid.radii.z);
+        break;
+    case MK_SHAPE_HULL:
+        fprintf(stderr, " hull of %d vertices:", s->u.hull.hull->num_vertices);
+        for (int i = 0; i < s->u.hull.hull->num_vertices; ++i)
+            fprintf(stderr, " {%a,%a,%a}", s->u.hull.hull->vertices[i].x, s->u.hull.hull->vertices[i].y,
+                    s->u.hull.hull->vertices[i].z);
+        break;
+    default: break;
+    }
+    fprintf(stderr, "\n    R {%a,%a,%a; %a,%a,%a; %a,%a,%a} p {%a,%a,%a}\n", x->R.m[0][0], x->R.m[0][1], x->R.m[0][2],
+            x->R.m[1][0], x->R.m[1][1], x->R.m[1][2], x->R.m[2][0], x->R.m[2][1], x->R.m[2][2], x->p.x, x->p.y,
+            x->p.z);
+}
+
+/* ------------------------------------------------------------ the common check */
+
+/* What is known about the true signed distance of a pair. */
+typedef struct truth {
+    int exact;     /* d is exact (to rounding) */
+    double d;      /* signed distance of the full shapes */
+    double hi;     /* not exact: a certified upper bound of the signed distance... */
+    double lo;     /* ... and a lower one (-INFINITY if none) */
+} truth;
+
+static truth exact(double d)
+{
+    truth t = {1, d, d, d};
+    return t;
+}
+
+/* Statistics of a batch. */
+typedef struct stats {
+    int pairs, penetrating, separated, other;
+    int epa_runs, max_epa_iters;
+    long epa_iters;
+    int flags[6];
+    double *err;
+    int nerr, cap;
+    double max_err, max_gap;
+} stats;
+
+static void stats_init(stats *s, int cap)
+{
+    memset(s, 0, sizeof *s);
+    s->cap = cap > 0 ? cap : 1;
+    s->err = malloc(sizeof(double) * (size_t)s->cap);
+    ck_assert_ptr_nonnull(s->err);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void stats_print(const char *name, stats *s)
+{
+    qsort(s->err, (size_t)s->nerr, sizeof(double), cmp_double);
+    double median = s->nerr ? s->err[s->nerr / 2] : 0;
+    printf("epa %-28s %6d pairs: %d penetrating, %d separated, %d other; |error| vs oracle max %.3g median %.3g "
+           "(%d exact); max gap %.3g; EPA runs %d, iterations mean %.2f max %d; flags seed-grown %d touching %d "
+           "cores-apart %d floor %d degenerate %d\n",
+           name, s->pairs, s->penetrating, s->separated, s->other, s->max_err, median, s->nerr, s->max_gap,
+           s->epa_runs, s->epa_runs ? (double)s->epa_iters / s->epa_runs : 0.0, s->max_epa_iters, s->flags[0],
+           s->flags[1], s->flags[2], s->flags[3], s->flags[4]);
+    fflush(stdout);
+    free(s->err);
+}
+
+typedef struct scene {
+    const char *name;
+    int index;
+    const mk_shape *a, *b;
+    mk_transform xa, xb;
+} scene;
+
+#define FAIL_IF(cond, ...)                                                                                         \
+    do {                                                                                                           \
+        if (cond) {                                                                                                \
+            char msg_[640];                                                                                        \
+            snprintf(msg_, sizeof msg_, __VA_ARGS__);                                                              \
+            fprintf(stderr, "failing scene %s #%d: %s\n", sc->name, sc->index, msg_);                              \
+            dump_shape("A", sc->a, &sc->xa);                                                                       \
+            dump_shape("B", sc->b, &sc->xb);                                                                       \
+            ck_abort_msg("%s #%d: %s", sc->name, sc->index, msg_);                                                 \
+        }                                                                                                          \
+    } while (0)
+
+/* Size of a scene (for relative slack): the larger bounding radius. */
+static double scene_scale(const scene *sc)
+{
+    mk_vec3 lo, hi;
+    mk_shape_local_aabb(sc->a, &lo, &hi);
+    double s = fmax(v3_max_abs(lo), v3_max_abs(hi));
+    mk_shape_local_aabb(sc->b, &lo, &hi);
+    s = fmax(s, fmax(v3_max_abs(lo), v3_max_abs(hi)));
+    return s > 1 ? s : 1;
+}
+
+/* Everything a signed-distance answer promises, against the truth.
+ * tol is the EPA tolerance asked for (absolute). */
+static void check_result(const scene *sc, const mk_signed_distance_result *r, const truth *t, double tol,
+                         stats *st)
+{
+    const double s = SLACK * scene_scale(sc);
+    FAIL_IF(!isfinite(r->distance) || !isfinite(r->lower_bound) || !isfinite(r->upper_bound) ||
+                !finite3(r->point_a) || !finite3(r->point_b) || !finite3(r->normal),
+            "non-finite output (status %s)", mk_status_string(r->status));
+    FAIL_IF(fabs(v3_len(r->normal) - 1) > 1e-12, "normal not unit: |n| = %.17g", v3_len(r->normal));
+    FAIL_IF(r->status != MK_PENETRATING && r->status != MK_GJK_SEPARATED, "status %s",
+            mk_status_string(r->status));
+    FAIL_IF(!(r->lower_bound <= r->distance + 1e-15 && r->distance <= r->upper_bound + 1e-15),
+            "distance %.17g outside its own bracket [%.17g, %.17g]", r->distance, r->lower_bound, r->upper_bound);
+    FAIL_IF((r->status == MK_PENETRATING && r->distance > 0) || (r->status == MK_GJK_SEPARATED && r->distance < 0),
+            "status %s with distance %.17g", mk_status_string(r->status), r->distance);
+    double gap = r->upper_bound - r->lower_bound;
+    int from_epa = r->status == MK_PENETRATING && !(r->epa_flags & MK_EPA_FLAG_CORES_SEPARATED);
+    if (from_epa && !(r->epa_flags & MK_EPA_FLAG_PRECISION_FLOOR))
+        FAIL_IF(gap > tol * (1 + 1e-9) + s, "EPA converged with a gap %.3g > tolerance %.3g", gap, tol);
+
+    /* The truth is inside the certified bracket; the value is as close as the gap. */
+    if (t->exact) {
+        FAIL_IF(t->d < r->lower_bound - s || t->d > r->upper_bound + s,
+                "bracket [%.17g, %.17g] misses the exact %.17g (status %s, flags %d)", r->lower_bound,
+                r->upper_bound, t->d, mk_status_string(r->status), r->epa_flags);
+        /* the sign is certain beyond the bracket's width */
+        FAIL_IF(t->d < -(gap + s) && r->status != MK_PENETRATING, "overlap of %.3g reported %s", -t->d,
+                mk_status_string(r->status));
+        FAIL_IF(t->d > gap + s && r->status != MK_GJK_SEPARATED, "gap of %.3g reported %s", t->d,
+                mk_status_string(r->status));
+        double err = fabs(r->distance - t->d);
+        FAIL_IF(err > gap + s, "error %.3g beyond the gap %.3g", err, gap);
+        if (st) {
+            if (st->nerr < st->cap)
+                st->err[st->nerr++] = err;
+            st->max_err = fmax(st->max_err, err);
+        }
+    } else {
+        FAIL_IF(r->lower_bound > t->hi + s || r->upper_bound < t->lo - s,
+                "bracket [%.17g, %.17g] misses the truth bracket [%.17g, %.17g]", r->lower_bound, r->upper_bound,
+                t->lo, t->hi);
+    }
+
+    /* The normal achieves the distance: the shapes' separation along it,
+     * recomputed from the oracle's supports, is the reported distance (EPA) or
+     * at most it (GJK: any direction's separation is a lower bound). */
+    double sep = separation_along(sc->a, &sc->xa, sc->b, &sc->xb, r->normal);
+    if (from_epa)
+        FAIL_IF(fabs(sep - r->distance) > s, "separation along the normal %.17g != distance %.17g", sep,
+                r->distance);
+    FAIL_IF(sep > r->upper_bound + s, "separation along the normal %.17g above the upper bound %.17g", sep,
+            r->upper_bound);
+    FAIL_IF(sep < r->lower_bound - fmax(gap, 1e-4) - s, "normal far from optimal: separation %.17g, bracket [%.17g, %.17g]",
+            sep, r->lower_bound, r->upper_bound);
+
+    /* Witnesses: b - a = distance * normal, both on their surfaces. */
+    mk_vec3 dv = v3_sub(v3_sub(r->point_b, r->point_a), v3_scale(r->normal, r->distance));
+    FAIL_IF(v3_len(dv) > 10 * s + 1e-12 * fabs(r->distance), "point_b - point_a - distance n = %.3g", v3_len(dv));
+    double da = or_point_shape(sc->a, &sc->xa, r->point_a, NULL);
+    double db = or_point_shape(sc->b, &sc->xb, r->point_b, NULL);
+    if (isfinite(da) && isfinite(db)) {
+        double on = fmax(gap, 1e-7) + s;
+        FAIL_IF(fabs(da) > on || fabs(db) > on, "witnesses off the surfaces: A %.3g, B %.3g (gap %.3g)", da, db, gap);
+    }
+
+    if (st) {
+        ++st->pairs;
+        if (r->status == MK_PENETRATING)
+            ++st->penetrating;
+        else if (r->status == MK_GJK_SEPARATED)
+            ++st->separated;
+        else
+            ++st->other;
+        if (r->epa_iterations > 0 || (r->epa_flags & ~MK_EPA_FLAG_CORES_SEPARATED)) {
+            ++st->epa_runs;
+            st->epa_iters += r->epa_iterations;
+            if (r->epa_iterations > st->max_epa_iters)
+                st->max_epa_iters = r->epa_iterations;
+        }
+        for (int k = 0; k < 5; ++k)
+            if (r->epa_flags & (1 << k))
+                ++st->flags[k];
+        st->max_gap = fmax(st->max_gap, gap);
+    }
+}
+
+/* Exact scene: signed distance from or_exact_distance (polytope, segment and
+ * point cores, spheres), checked under a tolerance. */
+static void check_exact_scene(const char *name, int index, const mk_shape *a, mk_transform xa, const mk_shape *b,
+                              mk_transform xb, const mk_epa_settings *es, stats *st)
+{
+    scene scv = {name, index, a, b, xa, xb};
+    const scene *sc = &scv;
+    double d;
+    ck_assert_msg(or_exact_distance(a, &xa, b, &xb, &d, NULL, NULL), "%s: no exact oracle for this pair", name);
+    truth t = exact(d);
+    mk_signed_distance_result r;
+    signed_distance(a, xa, b, xb, es, &r);
+    check_result(sc, &r, &t, es ? es->tolerance : 1e-8, st);
+}
+
+static mk_epa_settings tol_settings(double tol, double rel)
+{
+    mk_epa_settings s = mk_epa_default_settings();
+    s.tolerance = tol;
+    s.relative_tolerance = rel;
+    return s;
+}
+
+/* Tolerances the random tests cycle through. */
+static const double TOLS[] = {1e-8, 1e-10, 1e-12, 1e-6};
+#define NTOLS ((int)(sizeof TOLS / sizeof TOLS[0]))
+
+/* ------------------------------------------------------------ random polytopes */
+
+static void make_pools(or_rng *r, or_hull_pool *p12, or_hull_pool *p60)
+{
+    mk_status s = or_hull_pool_make(p12, r, 24, 12);
+    ck_assert_msg(s == MK_OK, "hull pool (12 points): %s %s", mk_status_string(s), p12->error);
+    s = or_hull_pool_make(p60, r, 24, 60);
+    ck_assert_msg(s == MK_OK, "hull pool (60 points): %s %s", mk_status_string(s), p60->error);
+}
+
+/* A random overlapping placement: or_place_pair with the support planes
+ * overlapping by `overlap`; when its sideways slide left the shapes apart, B
+ * moves towards A along the exact closest-point direction by the distance
+ * plus `overlap`. Returns the exact signed distance (< 0) of the result. */
+static double place_overlapping(or_rng *r, const mk_shape *a, const mk_shape *b, double overlap, mk_transform *xa,
+                                mk_transform *xb)
+{
+    double d = 0;
+    for (int attempt = 0; attempt < 100 && !(d < 0); ++attempt) {
+        or_place_pair(r, a, b, -overlap, xa, xb);
+        mk_vec3 pa, pb;
+        ck_assert(or_exact_distance(a, xa, b, xb, &d, &pa, &pb));
+        if (d >= 0) {
+            mk_vec3 u = v3_normalize_or(v3_sub(pb, pa), or_unit(r));
+            xb->p = v3_madd(xb->p, -(d + overlap), u);
+            ck_assert(or_exact_distance(a, xa, b, xb, &d, NULL, NULL));
+        }
+    }
+    return d;
+}
+
+/* Overlap of the support planes: mostly substantial, some tiny, some 1 cm. */
+static double random_overlap(or_rng *r)
+{
+    int k = or_int(r, 10);
+    if (k < 2)
+        return pow(10, or_uniform(r, -7, -2));
+    if (k == 2)
+        return 0.01;
+    return or_uniform(r, 1e-3, 1.2);
+}
+
+/* At least 10,000 random overlapping polytope pairs (boxes and mk_hull_create
+ * hulls of 12 and 60 points, any orientation) against the exact SAT oracle,
+ * under four tolerances. */
+START_TEST(random_polytopes_vs_sat_oracle)
+{
+    or_rng r = or_rng_make(0xe9a0001);
+    or_hull_pool p12, p60;
+    make_pools(&r, &p12, &p60);
+    static const or_family kinds[6][2] = {{OR_BOX, OR_BOX},       {OR_BOX, OR_HULL12},    {OR_HULL12, OR_HULL12},
+                                          {OR_HULL12, OR_HULL60}, {OR_BOX, OR_HULL60},    {OR_HULL60, OR_HULL60}};
+    int n = or_scaled(10000);
+    stats st;
+    stats_init(&st, n);
+    int overlapping = 0;
+    for (int i = 0; i < n; ++i) {
+        mk_shape a, b;
+        or_random_shape(&r, kinds[i % 6][0], &p12, &p60, &a);
+        or_random_shape(&r, kinds[i % 6][1], &p12, &p60, &b);
+        mk_transform xa, xb;
+        double d = place_overlapping(&r, &a, &b, random_overlap(&r), &xa, &xb);
+        mk_epa_settings es = tol_settings(TOLS[i % NTOLS], 0);
+        scene scv = {"random polytopes", i, &a, &b, xa, xb};
+        const scene *sc = &scv;
+        truth t = exact(d);
+        overlapping += d < 0;
+        mk_signed_distance_result res;
+        signed_distance(&a, xa, &b, xb, &es, &res);
+        check_result(sc, &res, &t, es.tolerance, &st);
+    }
+    stats_print("random polytopes vs SAT", &st);
+    ck_assert_int_eq(overlapping, n);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* Rounded polytopes, spheres and capsules against polytopes: the radii add to
+ * the depth, and cores that are apart but closer than the radii give a
+ * negative distance from GJK alone. Exact oracle for every pair here. */
+START_TEST(random_rounded_and_segment_cores)
+{
+    or_rng r = or_rng_make(0xe9a0002);
+    or_hull_pool p12, p60;
+    make_pools(&r, &p12, &p60);
+    static const or_family fam[] = {OR_SPHERE, OR_BOX, OR_CAPSULE, OR_HULL12, OR_ROUNDED_BOX, OR_ROUNDED_HULL};
+    const int nf = (int)(sizeof fam / sizeof fam[0]);
+    int n = or_scaled(3000);
+    stats st;
+    stats_init(&st, n);
+    for (int i = 0; i < n; ++i) {
+        mk_shape a, b;
+        or_random_shape(&r, fam[or_int(&r, nf)], &p12, &p60, &a);
+        or_random_shape(&r, fam[or_int(&r, nf)], &p12, &p60, &b);
+        mk_transform xa, xb;
+        or_place_pair(&r, &a, &b, -random_overlap(&r), &xa, &xb);
+        mk_epa_settings es = tol_settings(TOLS[i % NTOLS], 0);
+        check_exact_scene("rounded and segment cores", i, &a, xa, &b, xb, &es, &st);
+    }
+    stats_print("rounded, spheres, capsules", &st);
+    ck_assert_int_gt(st.flags[2], 0); /* some pairs had only their radii overlapping */
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* ------------------------------------------------------------ curved cores */
+
+/* min over unit n of the overlap along n, by sampling (an upper bound of the
+ * true depth: every direction's overlap is >= the depth), refined locally. */
+static double sampled_depth(const mk_shape *a, const mk_transform *xa, const mk_shape *b, const mk_transform *xb,
+                            mk_vec3 start)
+{
+    mk_vec3 best_n = start;
+    double best = -separation_along(a, xa, b, xb, start);
+    const int m = 4000;
+    for (int i = 0; i < m; ++i) { /* Fibonacci sphere */
+        double z = 1 - (2.0 * i + 1) / m, rr = sqrt(1 - z * z), phi = i * 2.39996322972865332;
+        mk_vec3 n = v3(rr * cos(phi), rr * sin(phi), z);
+        double o = -separation_along(a, xa, b, xb, n);
+        if (o < best) {
+            best = o;
+            best_n = n;
+        }
+    }
+    /* pattern search on the sphere */
+    for (double step = 0.05; step > 1e-9; step *= 0.5)
+        for (int improved = 1, guard = 0; improved && guard < 200; ++guard) {
+            improved = 0;
+            mk_vec3 u1, u2;
+            mk_vec3 ax = fabs(best_n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
+            u1 = v3_normalize_or(v3_cross(best_n, ax), v3(0, 0, 1));
+            u2 = v3_cross(best_n, u1);
+            for (int k = 0; k < 8; ++k) {
+                double t = k * PI / 4;
+                mk_vec3 n = v3_normalize_or(v3_add(best_n, v3_scale(v3_add(v3_scale(u1, cos(t)), v3_scale(u2, sin(t))), step)), best_n);
+                double o = -separation_along(a, xa, b, xb, n);
+                if (o < best) {
+                    best = o;
+                    best_n = n;
+                    improved = 1;
+                }
+            }
+        }
+    return best;
+}
+
+/* Cylinders, cones, ellipsoids and their rounded versions: no closed form, so
+ * the bracket must contain the sampled minimum's neighbourhood: the depth is
+ * at most the sampled minimum (which over-estimates the truth) plus the gap,
+ * and the certified lower bound may not exceed the sampled minimum. */
+START_TEST(random_curved_cores)
+{
+    or_rng r = or_rng_make(0xe9a0003);
+    or_hull_pool p12, p60;
+    make_pools(&r, &p12, &p60);
+    static const or_family fam[] = {OR_CYLINDER, OR_CONE, OR_ELLIPSOID, OR_ROUNDED_CYLINDER, OR_ROUNDED_CONE,
+                                    OR_BOX, OR_HULL60};
+    const int nf = (int)(sizeof fam / sizeof fam[0]);
+    int n = or_scaled(400);
+    stats st;
+    stats_init(&st, n);
+    int worse = 0;
+    double worst = 0;
+    for (int i = 0; i < n; ++i) {
+        mk_shape a, b;
+        or_random_shape(&r, fam[or_int(&r, 5)], &p12, &p60, &a);
+        or_random_shape(&r, fam[or_int(&r, nf)], &p12, &p60, &b);
+        mk_transform xa, xb;
+        or_place_pair(&r, &a, &b, -or_uniform(&r, 0.01, 0.8), &xa, &xb);
+        mk_signed_distance_result res;
+        mk_epa_settings es = tol_settings(1e-8, 0);
+        signed_distance(&a, xa, &b, xb, &es, &res);
+        scene scv = {"curved cores", i, &a, &b, xa, xb};
+        const scene *sc = &scv;
+        if (res.status != MK_PENETRATING) {
+            truth t = {0, NAN, INFINITY, 0}; /* placed overlapping or touching along u */
+            check_result(sc, &res, &t, 1e-8, &st);
+            continue;
+        }
+        /* every direction's overlap is >= the true depth: signed distance >= -dmin */
+        double dmin = sampled_depth(&a, &xa, &b, &xb, res.normal);
+        truth t = {0, NAN, INFINITY, -dmin};
+        check_result(sc, &res, &t, 1e-8, &st);
+        double depth = -res.distance, gap = res.upper_bound - res.lower_bound;
+        FAIL_IF(depth > dmin + gap + SLACK, "depth %.17g above the sampled minimum %.17g by more than the gap %.3g",
+                depth, dmin, gap);
+        if (depth - dmin > worst)
+            worst = depth - dmin;
+        worse += depth > dmin + SLACK;
+    }
+    stats_print("curved cores", &st);
+    printf("epa curved cores: EPA depth above the sampled minimum (within its gap) in %d pairs, worst by %.3g\n",
+           worse, worst);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* ------------------------------------------------------------ analytic */
+
+START_TEST(analytic_spheres)
+{
+    or_rng r = or_rng_make(0xe9a0004);
+    stats st;
+    stats_init(&st, 2000);
+    for (int i = 0; i < 2000; ++i) {
+        mk_shape a, b;
+        double ra = or_uniform(&r, 0.1, 2), rb = or_uniform(&r, 0.1, 2);
+        ck_assert_int_eq(mk_shape_sphere(&a, ra), MK_OK);
+        ck_assert_int_eq(mk_shape_sphere(&b, rb), MK_OK);
+        mk_transform xa = or_pose(&r, or_in_ball(&r, 3));
+        mk_vec3 u = or_unit(&r);
+        double c = i % 10 == 0 ? 0 : or_uniform(&r, 0, ra + rb);
+        mk_transform xb = or_pose(&r, v3_madd(xa.p, c, u));
+        mk_signed_distance_result res;
+        signed_distance(&a, xa, &b, xb, NULL, &res);
+        scene scv = {"spheres", i, &a, &b, xa, xb};
+        const scene *sc = &scv;
+        truth t = exact(or_sphere_sphere(xa.p, ra, xb.p, rb, NULL, NULL));
+        check_result(sc, &res, &t, 1e-8, &st);
+        ck_assert_double_eq_tol(res.distance, c - ra - rb, 1e-12);
+        if (c > 1e-9) /* the normal is along the centres */
+            ck_assert_double_eq_tol(v3_dot(res.normal, u), 1, 1e-9);
+    }
+    stats_print("analytic spheres", &st);
+}
+END_TEST
+
+START_TEST(analytic_capsules)
+{
+    or_rng r = or_rng_make(0xe9a0005);
+    stats st;
+    stats_init(&st, 3000);
+    for (int i = 0; i < 3000; ++i) {
+        mk_shape a, b;
+        ck_assert_int_eq(mk_shape_capsule(&a, or_uniform(&r, 0.05, 0.6), or_uniform(&r, 0.1, 1)), MK_OK);
+        ck_assert_int_eq(mk_shape_capsule(&b, or_uniform(&r, 0.05, 0.6), or_uniform(&r, 0.1, 1)), MK_OK);
+        mk_transform xa = or_pose(&r, or_in_ball(&r, 2)), xb;
+        int kind = i % 3;
+        if (kind == 0) { /* parallel */
+            xb = xa;
+            xb.p = v3_add(xa.p, v3_add(v3_scale(mk_rotate(&xa.R, v3(1, 0, 0)), or_uniform(&r, 0, 0.5)),
+                                       v3_scale(mk_rotate(&xa.R, v3(0, 0, 1)), or_uniform(&r, -1, 1))));
+        } else if (kind == 1) { /* crossing axes (distance 0 between the cores at times) */
+            mk_transform t = pose_aa(v3(or_uniform(&r, -0.5, 0.5), or_uniform(&r, -0.3, 0.3), or_uniform(&r, -0.5, 0.5)),
+                                     or_unit(&r), or_uniform(&r, 0.3, PI - 0.3));
+            if (i % 9 == 1)
+                t.p = v3(0, 0, 0); /* axes through one point: flat difference */
+            xb = compose(&xa, &t);
+        } else {
+            xb = or_pose(&r, v3_add(xa.p, or_in_ball(&r, 1)));
+        }
+        double ha = a.u.capsule.half_height, hb = b.u.capsule.half_height;
+        double d = or_capsule_capsule(xf_apply(&xa, v3(0, 0, -ha)), xf_apply(&xa, v3(0, 0, ha)), a.radius,
+                                      xf_apply(&xb, v3(0, 0, -hb)), xf_apply(&xb, v3(0, 0, hb)), b.radius, NULL, NULL);
+        mk_signed_distance_result res;
+        signed_distance(&a, xa, &b, xb, NULL, &res);
+        scene scv = {"capsules", i, &a, &b, xa, xb};
+        const scene *sc = &scv;
+        truth t = exact(d);
+        check_result(sc, &res, &t, 1e-8, &st);
+    }
+    stats_print("analytic capsules", &st);
+}
+END_TEST
+
+/* Axis-aligned boxes: the depth is the smallest per-axis overlap. */
+START_TEST(analytic_boxes)
+{
+    or_rng r = or_rng_make(0xe9a0006);
+    stats st;
+    stats_init(&st, 3000);
+    for (int i = 0; i < 3000; ++i) {
+        mk_vec3 ha = v3(or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1));
+        mk_vec3 hb = v3(or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1));
+        mk_shape a, b;
+        ck_assert_int_eq(mk_shape_box(&a, ha, 0), MK_OK);
+        ck_assert_int_eq(mk_shape_box(&b, hb, 0), MK_OK);
+        mk_vec3 ca = or_in_ball(&r, 2);
+        mk_vec3 cb = v3_add(ca, v3(or_uniform(&r, -1, 1) * (ha.x + hb.x), or_uniform(&r, -1, 1) * (ha.y + hb.y),
+                                   or_uniform(&r, -1, 1) * (ha.z + hb.z)));
+        if (i % 20 == 0)
+            cb = ca;
+        mk_transform xa = mk_transform_identity(), xb = mk_transform_identity();
+        xa.p = ca;
+        xb.p = cb;
+        double d = or_aabb_aabb(v3_sub(ca, ha), v3_add(ca, ha), v3_sub(cb, hb), v3_add(cb, hb), NULL, NULL);
+        mk_signed_distance_result res;
+        signed_distance(&a, xa, &b, xb, NULL, &res);
+        scene scv = {"axis-aligned boxes", i, &a, &b, xa, xb};
+        const scene *sc = &scv;
+        truth t = exact(d);
+        check_result(sc, &res, &t, 1e-8, &st);
+        if (d < -1e-9) { /* the normal is a coordinate axis */
+            double m = fmax(fabs(res.normal.x), fmax(fabs(res.normal.y), fabs(res.normal.z)));
+            ck_assert_msg(m > 1 - 1e-9, "pair %d: normal (%g, %g, %g) not an axis", i, res.normal.x, res.normal.y,
+                          res.normal.z);
+        }
+    }
+    stats_print("analytic boxes", &st);
+}
+END_TEST
+
+/* ------------------------------------------------------------ hostile cases */
+
+static void box_scene(const char *name, int index, mk_vec3 ha, mk_transform xa, mk_vec3 hb, mk_transform xb,
+                      stats *st)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, ha, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, hb, 0), MK_OK);
+    for (int k = 0; k < NTOLS; ++k) {
+        mk_epa_settings es = tol_settings(TOLS[k], 0);
+        check_exact_scene(name, index, &a, xa, &b, xb, &es, st);
+    }
+}
+
+/* Boxes touching or nearly touching (face-face, edge-edge, vertex-face,
+ * overlaps and gaps of 0 to 1e-6): GJK ends with the origin on the boundary of
+ * the difference, a triangle or segment through it, and EPA implementations
+ * that assume it strictly inside fail: libccd and FCL report "origin outside
+ * polytope" or return a garbage normal, Bullet returns a zero normal. */
+START_TEST(hostile_touching_boxes)
+{
+    const double s2 = sqrt(2.0), s3 = sqrt(3.0);
+    mk_vec3 h = v3(1, 1, 1);
+    mk_transform ia = mk_transform_identity();
+    mk_transform face = pose_aa(v3(2, 0, 0), v3(0, 0, 1), 0);
+    mk_transform face_off = pose_aa(v3(2, 0.7, -0.4), v3(1, 0, 0), 0.3);
+    mk_transform ea = pose_aa(v3(0, 0, 0), v3(0, 0, 1), PI / 4);
+    mk_transform eb = pose_aa(v3(2 * s2, 0, 0), v3(0, 1, 0), PI / 4);
+    mk_transform va = pose_aa(v3(0, 0, 0), v3(0, 1, -1), acos(1 / s3));
+    mk_transform vb = pose_aa(v3(s3 + 1, 0.2, -0.1), v3(0, 0, 1), 0);
+    const double nudges[] = {0, 1e-15, -1e-15, 1e-12, -1e-12, 1e-9, -1e-9, 1e-6, -1e-6};
+    stats st;
+    stats_init(&st, 1000);
+    for (int k = 0; k < (int)(sizeof nudges / sizeof nudges[0]); ++k) {
+        mk_transform f = face, fo = face_off, e2 = eb, v2 = vb;
+        f.p.x += nudges[k];
+        fo.p.x += nudges[k];
+        e2.p.x += nudges[k];
+        v2.p.x += nudges[k];
+        box_scene("touching face-face", k, h, ia, h, f, &st);
+        box_scene("touching face-face offset", k, h, ia, h, fo, &st);
+        box_scene("touching edge-edge", k, h, ea, h, e2, &st);
+        box_scene("touching vertex-face", k, h, va, h, v2, &st);
+        box_scene("touching face-vertex", k, h, v2, h, va, &st);
+    }
+    stats_print("touching boxes", &st);
+}
+END_TEST
+
+/* Hand-made GJK results whose simplex is degenerate: a zero-area triangle
+ * (three collinear points) through the origin, a segment, a single point at
+ * the origin, a flat tetrahedron. EPA codes that build the first polytope from
+ * these get zero normals (0/0) or faces with the origin on their plane
+ * (MuJoCo and Drake issues), and then loop or return NaN. */
+START_TEST(hostile_zero_area_triangles)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(1, 0.6, 0.8), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(0.5, 0.9, 0.4), 0), MK_OK);
+    mk_transform xa = pose_aa(v3(0.1, 0.2, 0.3), v3(1, 2, 3), 0.7);
+    mk_transform xb = pose_aa(v3(0.4, 0.1, 0.2), v3(-1, 0, 2), 0.4);
+    mk_pair p = {&a, xa, &b, xb};
+    double d;
+    ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d, NULL, NULL));
+    ck_assert(d < -0.1);
+    /* Points of D: a = support of A, b = support of B, in A's frame. */
+    mk_transform rel;
+    rel.R = m3_tmul_m3(&xa.R, &xb.R);
+    rel.p = m3_tmul(&xa.R, v3_sub(xb.p, xa.p));
+    mk_vec3 pa[4], pb[4];
+    mk_vec3 dirs[4] = {v3(1, 0.2, 0.1), v3(-1, -0.2, -0.1), v3(0.3, 1, -0.2), v3(0.1, -0.4, 1)};
+    for (int i = 0; i < 4; ++i) {
+        pa[i] = mk_shape_support(&a, dirs[i], NULL);
+        pb[i] = xf_apply(&rel, mk_shape_support(&b, m3_tmul(&rel.R, v3_neg(dirs[i])), NULL));
+    }
+    size_t n;
+    void *ws = workspace(&n);
+    scene scv = {"degenerate simplex", 0, &a, &b, xa, xb};
+    const scene *sc = &scv;
+    truth t = exact(d);
+    for (int kind = 0; kind < 6; ++kind) {
+        mk_gjk_result g;
+        memset(&g, 0, sizeof g);
+        g.status = MK_GJK_INTERSECTING;
+        g.normal = v3(0, 0, 1);
+        mk_simplex *s = &g.simplex;
+        switch (kind) {
+        case 0: /* zero-area triangle: a point repeated, through the origin by weights */
+        case 1: /* zero-area triangle with three distinct collinear points */
+            s->count = 3;
+            s->a[0] = pa[0];
+            s->b[0] = pb[0];
+            s->a[1] = pa[1];
+            s->b[1] = pb[1];
+            if (kind == 0) {
+                s->a[2] = pa[0];
+                s->b[2] = pb[0];
+            } else { /* midpoint of the first two: collinear, still a point of D */
+                s->a[2] = v3_scale(v3_add(pa[0], pa[1]), 0.5);
+                s->b[2] = v3_scale(v3_add(pb[0], pb[1]), 0.5);
+            }
+            s->bary[0] = 0.4;
+            s->bary[1] = 0.3;
+            s->bary[2] = 0.3;
+            break;
+        case 2: /* segment */
+            s->count = 2;
+            s->a[0] = pa[0];
+            s->b[0] = pb[0];
+            s->a[1] = pa[1];
+            s->b[1] = pb[1];
+            s->bary[0] = s->bary[1] = 0.5;
+            break;
+        case 3: /* one point */
+            s->count = 1;
+            s->a[0] = pa[2];
+            s->b[0] = pb[2];
+            s->bary[0] = 1;
+            break;
+        case 4: /* flat tetrahedron: four points of one plane */
+            s->count = 4;
+            for (int i = 0; i < 4; ++i) {
+                s->a[i] = i < 2 ? pa[i] : v3_lerp(pa[0], pa[1], 0.25 * i);
+                s->b[i] = i < 2 ? pb[i] : v3_lerp(pb[0], pb[1], 0.25 * i);
+                s->bary[i] = 0.25;
+            }
+            break;
+        default: /* four coincident points */
+            s->count = 4;
+            for (int i = 0; i < 4; ++i) {
+                s->a[i] = pa[3];
+                s->b[i] = pb[3];
+                s->bary[i] = 0.25;
+            }
+            break;
+        }
+        for (int i = 0; i < s->count; ++i)
+            s->w[i] = v3_sub(s->a[i], s->b[i]);
+        mk_epa_result e;
+        mk_status stt = mk_epa(&p, &g, NULL, ws, n, &e);
+        scv.index = kind;
+        FAIL_IF(stt != MK_PENETRATING, "status %s", mk_status_string(stt));
+        mk_signed_distance_result r;
+        memset(&r, 0, sizeof r);
+        r.status = e.status;
+        r.distance = -e.depth;
+        r.lower_bound = -e.upper_bound;
+        r.upper_bound = -e.lower_bound;
+        r.point_a = e.point_a;
+        r.point_b = e.point_b;
+        r.normal = e.normal;
+        r.epa_iterations = e.iterations;
+        r.epa_flags = e.flags;
+        check_result(sc, &r, &t, 1e-8, NULL);
+    }
+    /* And in the wild: aligned boxes have many coplanar and collinear points
+     * in their difference, so expansion meets zero-area candidate faces. */
+    stats st;
+    stats_init(&st, 400);
+    or_rng r = or_rng_make(0x2e60);
+    for (int i = 0; i < 100; ++i) {
+        mk_vec3 ha = v3(0.5, 0.5, 0.5), hb = v3(0.5, 0.5, or_uniform(&r, 0.2, 0.5));
+        mk_transform xb2 = mk_transform_identity();
+        xb2.p = v3(0.25 * or_int(&r, 5) - 0.5, 0.25 * or_int(&r, 5) - 0.5, 0.25 * or_int(&r, 5) - 0.5);
+        box_scene("aligned boxes on a lattice", i, ha, mk_transform_identity(), hb, xb2, &st);
+    }
+    stats_print("zero-area triangles", &st);
+}
+END_TEST
+
+/* Coincident centres: identical shapes at the identical pose and concentric
+ * different ones. GJK's simplex is symmetric about the origin (often a segment
+ * with the origin at its midpoint), initial directions are zero vectors, and
+ * libraries normalise them into NaN (Bullet's early EPA, openGJK). */
+START_TEST(hostile_coincident_centres)
+{
+    or_rng r = or_rng_make(0xcc01);
+    or_hull_pool p12, p60;
+    make_pools(&r, &p12, &p60);
+    stats st;
+    stats_init(&st, 200);
+    static const or_family fam[] = {OR_SPHERE, OR_BOX, OR_CAPSULE, OR_HULL12, OR_HULL60, OR_ROUNDED_BOX,
+                                    OR_ROUNDED_HULL};
+    const int nf = (int)(sizeof fam / sizeof fam[0]);
+    for (int i = 0; i < nf; ++i)
+        for (int j = 0; j < nf; ++j) {
+            mk_shape a, b;
+            or_random_shape(&r, fam[i], &p12, &p60, &a);
+            or_random_shape(&r, fam[j], &p12, &p60, &b);
+            mk_transform x = (i + j) % 2 ? mk_transform_identity() : or_pose(&r, or_in_ball(&r, 3));
+            mk_transform xb = x;
+            if (j % 3 == 1) /* same centre, other orientation */
+                xb = or_pose(&r, x.p);
+            check_exact_scene("coincident centres", i * nf + j, &a, x, &b, xb, NULL, &st);
+            check_exact_scene("coincident identical", i * nf + j, &a, x, &a, x, NULL, &st);
+        }
+    stats_print("coincident centres", &st);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* Depth exactly zero: boxes resting face on face, a box on a box's edge, a
+ * sphere touching a box. The answer must be a distance of 0 (within rounding)
+ * with the contact normal, not the arbitrary normal of a degenerate polytope
+ * (FCL returns a normal along a random axis at depth 0; libccd's EPA returns
+ * "origin outside polytope" there). */
+START_TEST(hostile_depth_exactly_zero)
+{
+    mk_shape a, b, s;
+    ck_assert_int_eq(mk_shape_box(&a, v3(1, 1, 0.5), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(0.5, 0.5, 0.5), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_sphere(&s, 0.3), MK_OK);
+    or_rng r = or_rng_make(0xd0);
+    stats st;
+    stats_init(&st, 400);
+    for (int i = 0; i < 100; ++i) {
+        mk_transform g = i == 0 ? mk_transform_identity() : or_pose(&r, or_in_ball(&r, 2));
+        /* B on top of A, exactly touching, with a slide and a spin about z */
+        mk_transform lb = pose_aa(v3(or_uniform(&r, -0.8, 0.8), or_uniform(&r, -0.8, 0.8), 1.0), v3(0, 0, 1),
+                                  i % 2 ? or_uniform(&r, 0, PI) : 0);
+        mk_transform ia = mk_transform_identity();
+        mk_transform xa = compose(&g, &ia), xb = compose(&g, &lb);
+        mk_signed_distance_result res;
+        signed_distance(&a, xa, &b, xb, NULL, &res);
+        scene scv = {"resting face on face", i, &a, &b, xa, xb};
+        const scene *sc = &scv;
+        truth t = exact(0);
+        check_result(sc, &res, &t, 1e-8, &st);
+        mk_vec3 up = mk_rotate(&g.R, v3(0, 0, 1));
+        FAIL_IF(fabs(res.distance) > 1e-12, "distance %.3g at exact contact", res.distance);
+        FAIL_IF(v3_dot(res.normal, up) < 1 - 1e-9, "normal (%g %g %g) is not the contact normal", res.normal.x,
+                res.normal.y, res.normal.z);
+        /* sphere touching the top face */
+        mk_transform ls = pose_aa(v3(or_uniform(&r, -0.9, 0.9), or_uniform(&r, -0.9, 0.9), 0.8), v3(1, 0, 0), 0.3);
+        mk_transform xs = compose(&g, &ls);
+        signed_distance(&a, xa, &s, xs, NULL, &res);
+        scene sc2 = {"sphere touching a face", i, &a, &s, xa, xs};
+        check_result(&sc2, &res, &t, 1e-8, &st);
+        FAIL_IF(v3_dot(res.normal, up) < 1 - 1e-9, "sphere: normal not the face normal");
+        /* a box standing on the edge of a 45-degree turned box */
+        mk_transform ea = compose(&g, &(mk_transform){pose_aa(v3(0, 0, 0), v3(1, 0, 0), PI / 4).R, v3(0, 0, 0)});
+        mk_transform eb = compose(&g, &(mk_transform){mk_transform_identity().R, v3(0.1, 0.2, 0.5 * sqrt(2.0) + 0.5)});
+        mk_shape c;
+        ck_assert_int_eq(mk_shape_box(&c, v3(0.5, 0.5, 0.5), 0), MK_OK);
+        signed_distance(&c, ea, &b, eb, NULL, &res);
+        scene sc3 = {"box on an edge", i, &c, &b, ea, eb};
+        check_result(&sc3, &res, &t, 1e-8, &st);
+    }
+    stats_print("depth exactly zero", &st);
+}
+END_TEST
+
+/* Thin boxes (1e-3 thick plates) crossing and overlapping: the difference is
+ * a thin slab, its seed tetrahedra are slivers, and face normals from cross
+ * products of nearly parallel edges carry large errors (Bullet's EPA gives up
+ * with "degenerated" and falls back to the GJK normal). */
+START_TEST(hostile_thin_boxes)
+{
+    or_rng r = or_rng_make(0x7b1);
+    stats st;
+    stats_init(&st, 4000);
+    for (int i = 0; i < or_scaled(800); ++i) {
+        mk_vec3 ha = v3(or_uniform(&r, 0.3, 1), or_uniform(&r, 0.3, 1), 5e-4);
+        mk_vec3 hb = i % 2 ? v3(or_uniform(&r, 0.3, 1), 5e-4, or_uniform(&r, 0.3, 1))
+                           : v3(or_uniform(&r, 0.3, 1), or_uniform(&r, 0.3, 1), 5e-4);
+        mk_transform xa = or_pose(&r, or_in_ball(&r, 1));
+        mk_transform rel = i % 4 < 2 ? pose_aa(v3(0, 0, 0), or_unit(&r), or_uniform(&r, 0, 1e-3))
+                                     : or_pose(&r, v3(0, 0, 0));
+        rel.p = v3(or_uniform(&r, -0.2, 0.2), or_uniform(&r, -0.2, 0.2), or_uniform(&r, -9e-4, 9e-4));
+        mk_transform xb = compose(&xa, &rel);
+        mk_shape a, b;
+        ck_assert_int_eq(mk_shape_box(&a, ha, 0), MK_OK);
+        ck_assert_int_eq(mk_shape_box(&b, hb, 0), MK_OK);
+        check_exact_scene("thin boxes", i, &a, xa, &b, xb, NULL, &st);
+    }
+    stats_print("thin boxes", &st);
+}
+END_TEST
+
+/* A box tunnelled deep into another (a small box wholly inside a big one, a
+ * long bar through a block): the closest face of the difference is far from
+ * GJK's simplex and the polytope must grow a long way; EPA codes with a small
+ * fixed face or iteration budget stop early with a depth that is far too small
+ * (libccd's 1e-4 default gives a wrong face; FCL's 128-face cap). */
+START_TEST(hostile_tunnelled_box)
+{
+    or_rng r = or_rng_make(0x70e);
+    stats st;
+    stats_init(&st, 2000);
+    for (int i = 0; i < or_scaled(500); ++i) {
+        mk_vec3 big = v3(or_uniform(&r, 1, 3), or_uniform(&r, 1, 3), or_uniform(&r, 1, 3));
+        mk_vec3 small = i % 2 ? v3(or_uniform(&r, 0.05, 0.3), or_uniform(&r, 0.05, 0.3), or_uniform(&r, 0.05, 0.3))
+                              : v3(or_uniform(&r, 2, 5), 0.1, 0.15); /* a bar */
+        mk_transform xa = or_pose(&r, or_in_ball(&r, 1));
+        mk_transform rel = or_pose(&r, v3(or_uniform(&r, -0.5, 0.5), or_uniform(&r, -0.5, 0.5), or_uniform(&r, -0.5, 0.5)));
+        mk_transform xb = compose(&xa, &rel);
+        mk_shape a, b;
+        ck_assert_int_eq(mk_shape_box(&a, big, 0), MK_OK);
+        ck_assert_int_eq(mk_shape_box(&b, small, 0), MK_OK);
+        check_exact_scene("tunnelled box", i, &a, xa, &b, xb, NULL, &st);
+        check_exact_scene("tunnelled box (swapped)", i, &b, xb, &a, xa, NULL, &st);
+    }
+    stats_print("tunnelled boxes", &st);
+}
+END_TEST
+
+/* Very different sizes (1e-3 against 10): the difference is a big box with
+ * rounded-off corners of size 1e-3, absolute tolerances tuned for unit scenes
+ * are either far too loose for the small one or below rounding for the big one
+ * (Drake and FCL report depths off by the small box's size). */
+START_TEST(hostile_very_different_sizes)
+{
+    or_rng r = or_rng_make(0x51e);
+    or_hull_pool p12, p60;
+    make_pools(&r, &p12, &p60);
+    stats st;
+    stats_init(&st, 4000);
+    for (int i = 0; i < or_scaled(1000); ++i) {
+        mk_shape a, b;
+        mk_hull *hs = NULL;
+        ck_assert_int_eq(mk_shape_box(&a, v3(10 * or_uniform(&r, 0.5, 1), 10 * or_uniform(&r, 0.5, 1), 10), 0), MK_OK);
+        if (i % 3 == 0) {
+            ck_assert_int_eq(mk_shape_box(&b, v3(1e-3 * or_uniform(&r, 0.5, 1), 1e-3, 1e-3 * or_uniform(&r, 0.5, 1)), 0),
+                             MK_OK);
+        } else if (i % 3 == 1) {
+            mk_vec3 pts[12];
+            for (int j = 0; j < 12; ++j)
+                pts[j] = v3_scale(or_in_ball(&r, 1), 1e-3);
+            ck_assert_int_eq(mk_hull_create(pts, 12, &hs), MK_OK);
+            ck_assert_int_eq(mk_shape_hull(&b, hs, 0), MK_OK);
+        } else {
+            ck_assert_int_eq(mk_shape_sphere(&b, 1e-3), MK_OK);
+        }
+        /* the small one near a face, edge or corner of the big one, overlapping by
+         * a fraction of its size or fully inside */
+        mk_transform xa = or_pose(&r, or_in_ball(&r, 1));
+        mk_vec3 h = a.u.box.half_extents;
+        mk_vec3 lp = v3(h.x * or_uniform(&r, -1, 1), h.y * or_uniform(&r, -1, 1), h.z - or_uniform(&r, -5e-4, 2e-3));
+        if (i % 5 == 0)
+            lp.x = h.x - or_uniform(&r, -5e-4, 2e-3); /* at an edge */
+        if (i % 10 == 0)
+            lp.y = h.y - or_uniform(&r, -5e-4, 2e-3); /* at a corner */
+        mk_transform rel = or_pose(&r, lp);
+        mk_transform xb = compose(&xa, &rel);
+        mk_epa_settings es = tol_settings(1e-10, 0);
+        check_exact_scene("very different sizes", i, &a, xa, &b, xb, &es, &st);
+        check_exact_scene("very different sizes (swapped)", i, &b, xb, &a, xa, &es, &st);
+        mk_hull_destroy(hs);
+    }
+    stats_print("sizes 1e-3 vs 10", &st);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* Stacked cubes: a column of unit cubes, each sunk into the one below by 1e-5
+ * to 1e-2 with a small tilt and slide, as an engine's stack sees them. The
+ * normal must be the stacking axis and the depth the sink; a sideways normal
+ * (libccd's MPR, Bullet's EPA on nearly coplanar faces) makes stacks walk. */
+START_TEST(hostile_stacked_cubes)
+{
+    or_rng r = or_rng_make(0x57ac);
+    stats st;
+    stats_init(&st, 4000);
+    mk_shape cube;
+    ck_assert_int_eq(mk_shape_box(&cube, v3(0.5, 0.5, 0.5), 0), MK_OK);
+    for (int s = 0; s < or_scaled(100); ++s) {
+        mk_transform below = mk_transform_identity();
+        mk_transform g = or_pose(&r, or_in_ball(&r, 3));
+        for (int k = 0; k < 10; ++k) {
+            double sink = pow(10, or_uniform(&r, -5, -2));
+            mk_transform step = pose_aa(v3(or_uniform(&r, -0.05, 0.05), or_uniform(&r, -0.05, 0.05), 1 - sink),
+                                        v3(0, 0, 1), or_uniform(&r, -0.1, 0.1));
+            if (k % 2)
+                step.R = mk_transform_identity().R; /* perfectly aligned: coplanar faces */
+            mk_transform above = compose(&below, &step);
+            mk_transform xa = compose(&g, &below), xb = compose(&g, &above);
+            mk_signed_distance_result res;
+            signed_distance(&cube, xa, &cube, xb, NULL, &res);
+            scene scv = {"stacked cubes", s * 10 + k, &cube, &cube, xa, xb};
+            const scene *sc = &scv;
+            double d;
+            ck_assert(or_exact_distance(&cube, &xa, &cube, &xb, &d, NULL, NULL));
+            truth t = exact(d);
+            check_result(sc, &res, &t, 1e-8, &st);
+            mk_vec3 up = mk_rotate(&xa.R, v3(0, 0, 1));
+            FAIL_IF(v3_dot(res.normal, up) < 1 - 1e-6, "normal (%g %g %g) is not the stacking axis (%g %g %g)",
+                    res.normal.x, res.normal.y, res.normal.z, up.x, up.y, up.z);
+            if (k % 2)
+                FAIL_IF(fabs(res.distance + sink) > 1e-9, "depth %.17g, sink %.17g", -res.distance, sink);
+            below = above;
+        }
+    }
+    stats_print("stacked cubes", &st);
+}
+END_TEST
+
+/* Signed distance is continuous across touching: sliding B through contact
+ * along a fixed direction, the value changes by the slide (face contacts:
+ * exactly; any contact: Lipschitz 1) and the normal does not jump. A switch
+ * from GJK's normal to an arbitrary EPA normal at depth 0 makes contact
+ * forces flicker (reported for Drake's and MuJoCo's GJK/EPA hand-off). */
+START_TEST(signed_distance_continuous_across_touching)
+{
+    or_rng r = or_rng_make(0xc047);
+    or_hull_pool p12, p60;
+    make_pools(&r, &p12, &p60);
+    static const or_family fam[] = {OR_BOX, OR_HULL12, OR_HULL60, OR_SPHERE, OR_CAPSULE, OR_ROUNDED_BOX};
+    const int nf = (int)(sizeof fam / sizeof fam[0]);
+    const double steps[] = {-1e-3, -1e-5, -1e-7, -1e-9, -1e-11, 0, 1e-11, 1e-9, 1e-7, 1e-5, 1e-3};
+    const int ns = (int)(sizeof steps / sizeof steps[0]);
+    int jumps = 0;
+    for (int i = 0; i < or_scaled(300); ++i) {
+        mk_shape a, b;
+        or_random_shape(&r, fam[or_int(&r, nf)], &p12, &p60, &a);
+        or_random_shape(&r, fam[or_int(&r, nf)], &p12, &p60, &b);
+        mk_transform xa, xb;
+        or_place_pair(&r, &a, &b, 0, &xa, &xb);
+        /* move B along the exact contact normal until the oracle says touching */
+        double d0;
+        ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d0, NULL, NULL));
+        mk_signed_distance_result r0;
+        signed_distance(&a, xa, &b, xb, NULL, &r0);
+        mk_vec3 n = r0.normal;
+        xb.p = v3_madd(xb.p, -r0.distance, n);
+        mk_signed_distance_result prev;
+        int have = 0;
+        for (int k = 0; k < ns; ++k) {
+            mk_transform xk = xb;
+            xk.p = v3_madd(xb.p, steps[k], n);
+            mk_signed_distance_result res;
+            signed_distance(&a, xa, &b, xk, NULL, &res);
+            double d;
+            ck_assert(or_exact_distance(&a, &xa, &b, &xk, &d, NULL, NULL));
+            scene scv = {"continuity", i * ns + k, &a, &b, xa, xk};
+            const scene *sc = &scv;
+            truth t = exact(d);
+            check_result(sc, &res, &t, 1e-8, NULL);
+            if (have) {
+                double dt = steps[k] - steps[k - 1];
+                /* Lipschitz: |d(t2) - d(t1)| <= |t2 - t1| (plus the error bars) */
+                double slack = 2e-8 + (res.upper_bound - res.lower_bound) + (prev.upper_bound - prev.lower_bound);
+                FAIL_IF(fabs(res.distance - prev.distance) > fabs(dt) + slack,
+                        "value jumps by %.3g over a step of %.3g (%s -> %s)", res.distance - prev.distance, dt,
+                        mk_status_string(prev.status), mk_status_string(res.status));
+                if (v3_dot(res.normal, prev.normal) < 1 - 1e-3) {
+                    ++jumps;
+                    if (getenv("MK_EPA_VERBOSE"))
+                        printf("  normal change %d: types %d/%d step %g -> %g, %s -> %s, d %.3g -> %.3g, flags %d -> %d, "
+                               "sep along old normal %.3g new %.3g\n",
+                               i, a.type, b.type, steps[k - 1], steps[k], mk_status_string(prev.status),
+                               mk_status_string(res.status), prev.distance, res.distance, prev.epa_flags, res.epa_flags,
+                               separation_along(&a, &xa, &b, &xk, prev.normal),
+                               separation_along(&a, &xa, &b, &xk, res.normal));
+                }
+            }
+            prev = res;
+            have = 1;
+        }
+    }
+    printf("epa continuity: %d normal changes > 2.6 degrees between neighbouring steps\n", jumps);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* Face contacts: sweeping a box through a face contact from 1e-3 apart to 1e-3
+ * deep, the value is exactly the offset and the normal stays the face normal
+ * (no jump at 0, where one algorithm hands over to the other). */
+START_TEST(signed_distance_face_sweep)
+{
+    mk_shape a, b[2];
+    ck_assert_int_eq(mk_shape_box(&a, v3(1, 1, 1), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b[0], v3(0.3, 0.4, 0.5), 0), MK_OK);    /* EPA below 0 */
+    ck_assert_int_eq(mk_shape_box(&b[1], v3(0.3, 0.4, 0.5), 0.05), MK_OK); /* GJK with radii */
+    or_rng r = or_rng_make(0x5eeb);
+    for (int i = 0; i < or_scaled(50); ++i) {
+        mk_transform g = or_pose(&r, or_in_ball(&r, 2));
+        mk_transform lb = pose_aa(v3(or_uniform(&r, -0.5, 0.5), or_uniform(&r, -0.5, 0.5), 0), v3(0, 0, 1),
+                                  or_uniform(&r, 0, 1));
+        mk_transform xa = g;
+        mk_vec3 up = mk_rotate(&g.R, v3(0, 0, 1));
+        for (int k = -200; k <= 200; ++k) {
+            double t = k * 5e-6 + (k % 7) * 1e-13;
+            for (int j = 0; j < 2; ++j) {
+                lb.p.z = 1 + 0.5 + b[j].radius + t;
+                mk_transform xb = compose(&g, &lb);
+                mk_signed_distance_result res;
+                signed_distance(&a, xa, &b[j], xb, NULL, &res);
+                ck_assert_msg(fabs(res.distance - t) < 1e-12, "offset %.3g: distance %.17g (%s)", t, res.distance,
+                              mk_status_string(res.status));
+                ck_assert_msg(v3_dot(res.normal, up) > 1 - 1e-12, "offset %.3g: normal off the face normal", t);
+            }
+        }
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------ API contract */
+
+/* NaN or infinite poses, NULL arguments, bad settings and GJK results: the
+ * answer is MK_INVALID_INPUT (or the shape's validation status) with finite
+ * outputs, never a NaN (Bullet's EPA propagates NaN poses into NaN normals). */
+START_TEST(hostile_nan_poses)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(1, 1, 1), 0.1), MK_OK);
+    ck_assert_int_eq(mk_shape_capsule(&b, 0.3, 0.5), MK_OK);
+    size_t n;
+    void *ws = workspace(&n);
+    const double bad[] = {NAN, INFINITY, -INFINITY};
+    mk_gjk_result g;
+    mk_pair ok = {&a, mk_transform_identity(), &b, pose_aa(v3(0.5, 0, 0), v3(1, 1, 0), 0.4)};
+    ck_assert_int_eq(mk_gjk_distance(&ok, NULL, NULL, &g), MK_GJK_INTERSECTING);
+    for (int which = 0; which < 2; ++which)
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k)
+            for (int slot = 0; slot < 12; ++slot) {
+                mk_pair p = ok;
+                mk_transform *x = which ? &p.xf_b : &p.xf_a;
+                if (slot < 3)
+                    ((double *)&x->p)[slot] = bad[k];
+                else
+                    x->R.m[(slot - 3) / 3][(slot - 3) % 3] = bad[k];
+                mk_signed_distance_result sd;
+                ck_assert_int_eq(mk_signed_distance(&p, NULL, NULL, NULL, ws, n, &sd), MK_INVALID_INPUT);
+                ck_assert_int_eq(sd.status, MK_INVALID_INPUT);
+                ck_assert(isfinite(sd.distance) && isfinite(sd.lower_bound) && isfinite(sd.upper_bound) &&
+                          finite3(sd.point_a) && finite3(sd.point_b) && finite3(sd.normal));
+                ck_assert_double_eq_tol(v3_len(sd.normal), 1, 1e-15);
+                mk_epa_result e;
+                ck_assert_int_eq(mk_epa(&p, &g, NULL, ws, n, &e), MK_INVALID_INPUT);
+                ck_assert(isfinite(e.depth) && isfinite(e.lower_bound) && isfinite(e.upper_bound) &&
+                          finite3(e.point_a) && finite3(e.point_b) && finite3(e.normal));
+            }
+    /* NULLs, bad settings, a GJK result that is not INTERSECTING or has NaN */
+    mk_epa_result e;
+    mk_signed_distance_result sd;
+    ck_assert_int_eq(mk_epa(NULL, &g, NULL, ws, n, &e), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_epa(&ok, NULL, NULL, ws, n, &e), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_epa(&ok, &g, NULL, ws, n, NULL), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_signed_distance(NULL, NULL, NULL, NULL, ws, n, &sd), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_signed_distance(&ok, NULL, NULL, NULL, ws, n, NULL), MK_INVALID_INPUT);
+    mk_epa_settings es = mk_epa_default_settings();
+    es.tolerance = NAN;
+    ck_assert_int_eq(mk_epa(&ok, &g, &es, ws, n, &e), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_signed_distance(&ok, NULL, &es, NULL, ws, n, &sd), MK_INVALID_INPUT);
+    es = mk_epa_default_settings();
+    es.max_iterations = 0;
+    ck_assert_int_eq(mk_epa(&ok, &g, &es, ws, n, &e), MK_INVALID_INPUT);
+    es.max_iterations = -5;
+    ck_assert_int_eq(mk_signed_distance(&ok, NULL, &es, NULL, ws, n, &sd), MK_INVALID_INPUT);
+    mk_gjk_result bad_g = g;
+    bad_g.status = MK_GJK_SEPARATED;
+    ck_assert_int_eq(mk_epa(&ok, &bad_g, NULL, ws, n, &e), MK_INVALID_INPUT);
+    bad_g = g;
+    bad_g.simplex.a[0].x = NAN;
+    ck_assert_int_eq(mk_epa(&ok, &bad_g, NULL, ws, n, &e), MK_INVALID_INPUT);
+    bad_g = g;
+    bad_g.simplex.count = 7;
+    ck_assert_int_eq(mk_epa(&ok, &bad_g, NULL, ws, n, &e), MK_INVALID_INPUT);
+    ck_assert(isfinite(e.depth) && finite3(e.normal));
+    /* invalid shape sizes pass the shape's own status through */
+    mk_shape bad_box = a;
+    bad_box.u.box.half_extents.y = -1;
+    mk_pair p = ok;
+    p.a = &bad_box;
+    ck_assert_int_eq(mk_signed_distance(&p, NULL, NULL, NULL, ws, n, &sd), MK_INVALID_SIZE);
+    ck_assert(isfinite(sd.distance) && finite3(sd.normal));
+}
+END_TEST
+
+/* A workspace smaller than mk_epa_workspace_size() asks for is refused before
+ * anything is written to it (any byte short, NULL, and the size function
+ * refuses out-of-range iteration bounds). */
+START_TEST(workspace_too_small)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(1, 1, 1), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(0.5, 0.5, 0.5), 0), MK_OK);
+    mk_pair p = {&a, mk_transform_identity(), &b, pose_aa(v3(0.9, 0.2, 0.1), v3(1, 2, 3), 0.5)};
+    size_t need = mk_epa_workspace_size(128);
+    ck_assert_uint_gt(need, 0);
+    ck_assert_uint_eq(mk_epa_workspace_size(0), 0);
+    ck_assert_uint_eq(mk_epa_workspace_size(-1), 0);
+    ck_assert_uint_eq(mk_epa_workspace_size(MK_EPA_MAX_ITER_CAP + 1), 0);
+    ck_assert_uint_gt(mk_epa_workspace_size(1000), need);
+    unsigned char *buf = malloc(need + 64);
+    ck_assert_ptr_nonnull(buf);
+    memset(buf, 0xAB, need + 64);
+    mk_gjk_result g;
+    ck_assert_int_eq(mk_gjk_distance(&p, NULL, NULL, &g), MK_GJK_INTERSECTING);
+    const size_t shorts[] = {0, 1, need / 2, need - 1};
+    for (size_t k = 0; k < sizeof shorts / sizeof shorts[0]; ++k) {
+        mk_epa_result e;
+        mk_signed_distance_result sd;
+        ck_assert_int_eq(mk_epa(&p, &g, NULL, buf, shorts[k], &e), MK_WORKSPACE_TOO_SMALL);
+        ck_assert_int_eq(e.status, MK_WORKSPACE_TOO_SMALL);
+        ck_assert(isfinite(e.depth) && finite3(e.normal));
+        ck_assert_int_eq(mk_signed_distance(&p, NULL, NULL, NULL, buf, shorts[k], &sd), MK_WORKSPACE_TOO_SMALL);
+        ck_assert(isfinite(sd.distance) && finite3(sd.normal));
+    }
+    for (size_t i = 0; i < need + 64; ++i)
+        ck_assert_int_eq(buf[i], 0xAB);
+    mk_epa_result e;
+    ck_assert_int_eq(mk_epa(&p, &g, NULL, NULL, need, &e), MK_WORKSPACE_TOO_SMALL);
+    /* exactly enough, at an odd address: fine, and nothing past the end is written */
+    ck_assert_int_eq(mk_epa(&p, &g, NULL, buf + 1, need, &e), MK_PENETRATING);
+    for (size_t i = need + 1; i < need + 64; ++i)
+        ck_assert_int_eq(buf[i], 0xAB);
+    /* a smaller iteration bound needs less */
+    mk_epa_settings es = mk_epa_default_settings();
+    es.max_iterations = 8;
+    ck_assert_int_eq(mk_epa(&p, &g, &es, buf, mk_epa_workspace_size(8), &e), MK_PENETRATING);
+    free(buf);
+}
+END_TEST
+
+/* Iteration and face budgets: the status names the budget, the bracket still
+ * holds the truth, the outputs are finite and the normal achieves the depth. */
+START_TEST(budgets_keep_certified_bounds)
+{
+    or_rng r = or_rng_make(0xb0d6);
+    or_hull_pool p12, p60;
+    make_pools(&r, &p12, &p60);
+    int max_iter = 0, budget = 0;
+    for (int i = 0; i < or_scaled(600); ++i) {
+        mk_shape a, b;
+        or_random_shape(&r, i % 2 ? OR_HULL60 : OR_BOX, &p12, &p60, &a);
+        or_random_shape(&r, OR_HULL60, &p12, &p60, &b);
+        mk_transform xa, xb;
+        or_place_pair(&r, &a, &b, -or_uniform(&r, 0.05, 0.5), &xa, &xb);
+        double d;
+        ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d, NULL, NULL));
+        mk_epa_settings es = tol_settings(1e-12, 0);
+        es.max_iterations = 1 + i % 4;
+        if (i % 3 == 0)
+            es.max_faces = 4 + i % 7;
+        size_t n = mk_epa_workspace_size(es.max_iterations);
+        void *ws = malloc(n);
+        mk_pair p = {&a, xa, &b, xb};
+        mk_signed_distance_result res;
+        mk_status s = mk_signed_distance(&p, NULL, &es, NULL, ws, n, &res);
+        free(ws);
+        scene scv = {"budgets", i, &a, &b, xa, xb};
+        const scene *sc = &scv;
+        FAIL_IF(s != MK_PENETRATING && s != MK_EPA_MAX_ITER && s != MK_EPA_FACE_BUDGET && s != MK_GJK_SEPARATED,
+                "status %s", mk_status_string(s));
+        max_iter += s == MK_EPA_MAX_ITER;
+        budget += s == MK_EPA_FACE_BUDGET;
+        FAIL_IF(!isfinite(res.distance) || !finite3(res.normal) || !finite3(res.point_a) || !finite3(res.point_b),
+                "non-finite output");
+        FAIL_IF(d < res.lower_bound - 1e-9 || d > res.upper_bound + 1e-9, "bracket [%.17g, %.17g] misses %.17g (%s)",
+                res.lower_bound, res.upper_bound, d, mk_status_string(s));
+        double sep = separation_along(&a, &xa, &b, &xb, res.normal);
+        if (s != MK_GJK_SEPARATED)
+            FAIL_IF(fabs(sep - res.distance) > 1e-9, "separation along the normal %.17g != distance %.17g", sep,
+                    res.distance);
+    }
+    printf("epa budgets: %d MK_EPA_MAX_ITER, %d MK_EPA_FACE_BUDGET answers\n", max_iter, budget);
+    ck_assert_int_gt(max_iter, 0);
+    ck_assert_int_gt(budget, 0);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* mk_epa after a GJK on the full rounded shapes: GJK stops as soon as the
+ * cores come within the radii, so its simplex need not hold the origin; the
+ * answer must match mk_signed_distance either way. */
+START_TEST(epa_after_gjk_on_rounded_shapes)
+{
+    or_rng r = or_rng_make(0xe9a0007);
+    or_hull_pool p12, p60;
+    make_pools(&r, &p12, &p60);
+    size_t n;
+    void *ws = workspace(&n);
+    int apart = 0, epa_runs = 0;
+    for (int i = 0; i < or_scaled(2000); ++i) {
+        mk_shape a, b;
+        static const or_family fam[] = {OR_ROUNDED_BOX, OR_ROUNDED_HULL, OR_SPHERE, OR_CAPSULE};
+        or_random_shape(&r, fam[or_int(&r, 4)], &p12, &p60, &a);
+        or_random_shape(&r, fam[or_int(&r, 4)], &p12, &p60, &b);
+        mk_transform xa, xb;
+        or_place_pair(&r, &a, &b, -or_uniform(&r, 1e-4, 0.3), &xa, &xb);
+        mk_pair p = {&a, xa, &b, xb};
+        mk_gjk_result g;
+        if (mk_gjk_distance(&p, NULL, NULL, &g) != MK_GJK_INTERSECTING)
+            continue;
+        mk_epa_result e;
+        mk_status s = mk_epa(&p, &g, NULL, ws, n, &e);
+        scene scv = {"epa after full GJK", i, &a, &b, xa, xb};
+        const scene *sc = &scv;
+        FAIL_IF(s != MK_PENETRATING, "status %s", mk_status_string(s));
+        apart += (e.flags & MK_EPA_FLAG_CORES_SEPARATED) != 0;
+        epa_runs += (e.flags & MK_EPA_FLAG_CORES_SEPARATED) == 0;
+        double d;
+        ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d, NULL, NULL));
+        FAIL_IF(-d < e.lower_bound - 1e-9 || -d > e.upper_bound + 1e-9,
+                "depth bracket [%.17g, %.17g] misses %.17g (flags %d)", e.lower_bound, e.upper_bound, -d, e.flags);
+        FAIL_IF(fabs(e.depth + d) > fmax(1e-4, e.upper_bound - e.lower_bound) + 1e-9, "depth %.17g, exact %.17g",
+                e.depth, -d);
+        mk_signed_distance_result sd;
+        mk_signed_distance(&p, NULL, NULL, NULL, ws, n, &sd);
+        FAIL_IF(fabs(sd.distance + e.depth) > 1e-4, "signed distance %.17g vs EPA depth %.17g", sd.distance, e.depth);
+    }
+    printf("epa after full-shape GJK: %d pairs with cores apart, %d with cores overlapping\n", apart, epa_runs);
+    ck_assert_int_gt(apart, 0);
+    ck_assert_int_gt(epa_runs, 0);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* Tighter tolerances give tighter brackets; a relative tolerance scales with
+ * the depth (curved shapes, where the gap closes only gradually). */
+START_TEST(tolerance_ladder)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_ellipsoid(&a, v3(1, 0.7, 0.5)), MK_OK);
+    ck_assert_int_eq(mk_shape_cylinder(&b, 0.6, 0.8, 0), MK_OK);
+    mk_transform xa = pose_aa(v3(0, 0, 0), v3(1, 2, 3), 0.3), xb = pose_aa(v3(0.9, 0.4, 0.2), v3(-1, 1, 0), 0.8);
+    const double tols[] = {1e-2, 1e-4, 1e-6, 1e-8, 1e-10};
+    double prev_gap = INFINITY;
+    for (int k = 0; k < 5; ++k) {
+        mk_epa_settings es = tol_settings(tols[k], 0);
+        es.max_iterations = 1000;
+        size_t n = mk_epa_workspace_size(es.max_iterations);
+        void *ws = malloc(n);
+        mk_pair p = {&a, xa, &b, xb};
+        mk_signed_distance_result res;
+        ck_assert_int_eq(mk_signed_distance(&p, NULL, &es, NULL, ws, n, &res), MK_PENETRATING);
+        double gap = res.upper_bound - res.lower_bound;
+        printf("epa ellipsoid-cylinder tolerance %.0e: depth %.12f gap %.3g, %d iterations\n", tols[k], -res.distance,
+               gap, res.epa_iterations);
+        ck_assert(gap <= tols[k] || (res.epa_flags & MK_EPA_FLAG_PRECISION_FLOOR));
+        ck_assert(gap <= prev_gap + 1e-15);
+        prev_gap = gap;
+        es.tolerance = 0;
+        es.relative_tolerance = tols[k];
+        ck_assert_int_eq(mk_signed_distance(&p, NULL, &es, NULL, ws, n, &res), MK_PENETRATING);
+        ck_assert(res.upper_bound - res.lower_bound <= tols[k] * -res.lower_bound * (1 + 1e-12) ||
+                  (res.epa_flags & MK_EPA_FLAG_PRECISION_FLOOR));
+        free(ws);
+    }
+}
+END_TEST
+
+/* Timing (printed, not asserted): signed distance of 240-vertex hulls
+ * overlapping by 1 cm, the issue's headline case. */
+START_TEST(timing_240_vertex_hulls)
+{
+    or_rng r = or_rng_make(0x240);
+    enum { NH = 8, NP = 400 };
+    mk_hull *h[NH];
+    for (int k = 0; k < NH; ++k) {
+        mk_vec3 pts[240];
+        mk_vec3 ax = v3(or_uniform(&r, 0.5, 1), or_uniform(&r, 0.5, 1), or_uniform(&r, 0.5, 1));
+        for (int i = 0; i < 240; ++i) {
+            mk_vec3 u = or_unit(&r);
+            pts[i] = v3(ax.x * u.x, ax.y * u.y, ax.z * u.z);
+        }
+        ck_assert_int_eq(mk_hull_create(pts, 240, &h[k]), MK_OK);
+    }
+    static mk_shape sa[NP], sb[NP];
+    static mk_transform xa[NP], xb[NP];
+    double mean_depth = 0;
+    for (int i = 0; i < NP; ++i) {
+        mk_shape_hull(&sa[i], h[or_int(&r, NH)], 0);
+        mk_shape_hull(&sb[i], h[or_int(&r, NH)], 0);
+        mean_depth -= place_overlapping(&r, &sa[i], &sb[i], 0.01, &xa[i], &xb[i]) / NP;
+    }
+    size_t n;
+    void *ws = workspace(&n);
+    const int reps = 10;
+    long iters = 0;
+    int vertices = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int rep = 0; rep < reps; ++rep)
+        for (int i = 0; i < NP; ++i) {
+            mk_pair p = {&sa[i], xa[i], &sb[i], xb[i]};
+            mk_signed_distance_result res;
+            mk_signed_distance(&p, NULL, NULL, NULL, ws, n, &res);
+            iters += res.epa_iterations;
+        }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ns = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / (reps * NP);
+    for (int k = 0; k < NH; ++k)
+        vertices += h[k]->num_vertices;
+    /* accuracy on the same problems */
+    double max_err = 0;
+    for (int i = 0; i < NP; ++i) {
+        mk_pair p = {&sa[i], xa[i], &sb[i], xb[i]};
+        mk_signed_distance_result res;
+        mk_signed_distance(&p, NULL, NULL, NULL, ws, n, &res);
+        double d;
+        ck_assert(or_exact_distance(&sa[i], &xa[i], &sb[i], &xb[i], &d, NULL, NULL));
+        max_err = fmax(max_err, fabs(res.distance - d));
+    }
+    printf("epa timing: 240-point hulls (%.0f vertices on average) overlapping by 1 cm along a random direction "
+           "(depth %.4f on average): %.0f ns per signed distance, %.2f EPA iterations on average, max |error| %.3g\n",
+           (double)vertices / NH, mean_depth, ns, (double)iters / (reps * NP), max_err);
+    ck_assert(max_err < 1e-8);
+    for (int k = 0; k < NH; ++k)
+        mk_hull_destroy(h[k]);
+}
+END_TEST
+
+/* ------------------------------------------------------------ suite */
+
+static Suite *epa_suite(void)
+{
+    Suite *s = suite_create("epa");
+    double timeout = 600 * or_test_scale();
+    TCase *random = tcase_create("random");
+    tcase_set_timeout(random, timeout);
+    tcase_add_test(random, random_polytopes_vs_sat_oracle);
+    tcase_add_test(random, random_rounded_and_segment_cores);
+    tcase_add_test(random, random_curved_cores);
+    tcase_add_test(random, analytic_spheres);
+    tcase_add_test(random, analytic_capsules);
+    tcase_add_test(random, analytic_boxes);
+    suite_add_tcase(s, random);
+    TCase *hostile = tcase_create("hostile");
+    tcase_set_timeout(hostile, timeout);
+    tcase_add_test(hostile, hostile_touching_boxes);
+    tcase_add_test(hostile, hostile_zero_area_triangles);
+    tcase_add_test(hostile, hostile_coincident_centres);
+    tcase_add_test(hostile, hostile_depth_exactly_zero);
+    tcase_add_test(hostile, hostile_thin_boxes);
+    tcase_add_test(hostile, hostile_tunnelled_box);
+    tcase_add_test(hostile, hostile_very_different_sizes);
+    tcase_add_test(hostile, hostile_stacked_cubes);
+    tcase_add_test(hostile, signed_distance_continuous_across_touching);
+    tcase_add_test(hostile, signed_distance_face_sweep);
+    suite_add_tcase(s, hostile);
+    TCase *api = tcase_create("api");
+    tcase_set_timeout(api, timeout);
+    tcase_add_test(api, hostile_nan_poses);
+    tcase_add_test(api, workspace_too_small);
+    tcase_add_test(api, budgets_keep_certified_bounds);
+    tcase_add_test(api, epa_after_gjk_on_rounded_shapes);
+    tcase_add_test(api, tolerance_ladder);
+    tcase_add_test(api, timing_240_vertex_hulls);
+    suite_add_tcase(s, api);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(epa_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
