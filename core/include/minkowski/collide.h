@@ -14,6 +14,7 @@
 #define MINKOWSKI_COLLIDE_H
 
 #include <minkowski/epa.h>
+#include <minkowski/growth.h>
 #include <minkowski/manifold.h>
 
 #ifdef __cplusplus
@@ -25,6 +26,7 @@ extern "C" {
 typedef struct mk_collide_settings {
     mk_gjk_settings gjk;
     mk_epa_settings epa;
+    mk_growth_settings growth; /* for mk_collide_growth */
     /* Contact points separated by at most this are returned (units of length);
      * pairs farther apart return no points. 0 = touching/penetrating only. */
     mk_real speculative;
@@ -45,6 +47,17 @@ MK_API mk_status mk_collide(const mk_pair *pair, const mk_collide_settings *sett
  * -n when they touch, point_b lies on the plane. */
 MK_API mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
                                   const mk_collide_settings *settings, mk_manifold *out);
+
+/* The growth-distance contact model (growth.h): the normal is the growth
+ * solution's (its support plane, A to B) and the pair's separation along it is
+ * <point_b - point_a, normal> of the growth witnesses, 0 exactly at touching
+ * (where model and signed distance agree), negative in overlap, continuous and
+ * cheap in deep overlap where penetration depth is not. The manifold is built on
+ * that normal and separation. cache: NULL or the pair's mk_growth_cache.
+ * Returns the growth status, or a bad-input / MK_GROWTH_DEGENERATE status with
+ * out->count = 0. */
+MK_API mk_status mk_collide_growth(const mk_growth_input *in, const mk_collide_settings *settings,
+                                   mk_growth_cache *cache, mk_manifold *out);
 
 #ifdef __cplusplus
 }
