@@ -32,6 +32,7 @@ typedef struct options {
     int variants[3], num_variants;
     int scene_bin, scene_stack;
     int engine_bullet, engine_ode;
+    int growth;
     const char *out;
     int plots;
 } options;
@@ -49,6 +50,7 @@ static void usage(FILE *f)
             "  --variant V    minkowski variant: vanilla, polyak, nesterov or all (default all)\n"
             "  --scene S      bin, stack or all (default all)\n"
             "  --out DIR      folder for CSV files and PNG plots (default out)\n"
+            "  --no-growth    skip the growth-distance contact model run\n"
             "  --no-plots     write CSV only (no gnuplot)\n"
             "  --help         this text\n"
             "Progress goes to stderr; the summary table to stdout.\n");
@@ -65,6 +67,7 @@ static int parse(int argc, char **argv, options *o)
     o->variants[2] = MK_GJK_NESTEROV;
     o->scene_bin = o->scene_stack = 1;
     o->engine_bullet = 1;
+    o->growth = 1;
     o->engine_ode = MK_ODE_BUILT;
     o->out = "out";
     o->plots = 1;
@@ -75,6 +78,8 @@ static int parse(int argc, char **argv, options *o)
             exit(0);
         } else if (!strcmp(a, "--no-plots")) {
             o->plots = 0;
+        } else if (!strcmp(a, "--no-growth")) {
+            o->growth = 0;
         } else if (!v) {
             fprintf(stderr, "falling_polytopes: %s needs a value\n", a);
             return 0;
@@ -366,14 +371,32 @@ typedef struct summary {
     int survived;         /* stack scenes */
     int escaped, nan;
     unsigned long long mk_calls;
+    double dissipated;    /* J: total energy (kinetic + potential) lost over the run */
+    double ns_per_pair;   /* narrowphase time per pair handed over (0: not counted) */
 } summary;
 
+/* Kinetic + potential energy of the dynamic bodies (potential of the centre). */
+static double total_energy(const scene *sc, mk_world *w, const int *ids, double g)
+{
+    double e = 0;
+    for (int i = 0; i < sc->count; ++i) {
+        if (sc->bodies[i].desc.mass == 0)
+            continue;
+        mk_vec3 v, av;
+        mk_world_body_velocity(w, ids[i], &v, &av);
+        double m = sc->bodies[i].desc.mass, rg2 = 0.4 * sc->bodies[i].bound * sc->bodies[i].bound;
+        e += 0.5 * m * (v.x * v.x + v.y * v.y + v.z * v.z) + 0.5 * m * rg2 * (av.x * av.x + av.y * av.y + av.z * av.z) +
+             m * g * mk_world_body_pose(w, ids[i]).p.z;
+    }
+    return e;
+}
+
 static int run_scene(const scene *sc, const options *o, const engine *eng, mk_narrowphase np, int variant,
-                     const char *label, record *rec, summary *sum)
+                     int growth, const char *label, record *rec, summary *sum)
 {
     memset(sum, 0, sizeof *sum);
     snprintf(sum->label, sizeof sum->label, "%s", label);
-    mk_world_config cfg = {np, (mk_gjk_variant)variant, DT, 9.81, 0.6};
+    mk_world_config cfg = {np, (mk_gjk_variant)variant, DT, 9.81, 0.6, growth};
     mk_world *w = eng->create(&cfg);
     if (!w)
         return 0;
@@ -387,6 +410,9 @@ static int run_scene(const scene *sc, const options *o, const engine *eng, mk_na
 
     double last_moving = 0;
     const double rest_ke = 1e-3 * sc->count;
+    const double e0 = total_energy(sc, w, ids, cfg.gravity);
+    double narrow_total = 0;
+    long long pairs_total = 0;
     for (int s = 0; s < o->steps; ++s) {
         mk_step_stats st = mk_world_step(w);
         record *r = &rec[s];
@@ -426,6 +452,8 @@ static int run_scene(const scene *sc, const options *o, const engine *eng, mk_na
             sum->max_pen = pen.max;
         sum->narrow_us += r->narrow_us / o->steps;
         sum->mean_contacts += (double)r->contacts / o->steps;
+        narrow_total += st.narrowphase_seconds;
+        pairs_total += st.pairs;
         if (s % 240 == 0)
             fprintf(stderr, "\r  %-6s %-10s %-18s step %5d/%d", eng->name, sc->name, sum->label, s, o->steps);
     }
@@ -435,6 +463,8 @@ static int run_scene(const scene *sc, const options *o, const engine *eng, mk_na
     sum->survived = sc->stack_top < 0 ||
                     (rec[o->steps - 1].height > sc->stack_top_z0 - 0.05 && rec[o->steps - 1].tilt_deg < 10);
     sum->mk_calls = mk_world_minkowski_calls(w);
+    sum->dissipated = e0 - total_energy(sc, w, ids, cfg.gravity);
+    sum->ns_per_pair = pairs_total > 0 ? narrow_total * 1e9 / (double)pairs_total : 0;
     free(ws);
     free(poses);
     free(ids);
@@ -494,15 +524,18 @@ static void plot(const char *dir, const char *scene_name, summary *sums, int run
 static void print_table(const char *scene_name, const summary *s, int runs, int stack)
 {
     printf("\n%s\n", scene_name);
-    printf("%-20s %10s %12s %12s %12s %10s %8s%s\n", "narrowphase", "rest (s)", "max pen (mm)",
-           "final (mm)", "narrow us/st", "contacts", "ratio", stack ? "  stack" : "");
+    printf("%-20s %8s %9s %9s %10s %8s %7s %9s %8s%s\n", "narrowphase", "rest (s)", "max pen", "final",
+           "narrow", "ns/pair", "ratio", "contacts", "lost E", stack ? "  stack" : "");
+    printf("%-20s %8s %9s %9s %10s %8s %7s %9s %8s\n", "", "", "(mm)", "(mm)", "(us/step)", "", "", "(mean)", "(J)");
     for (int r = 0; r < runs; ++r) {
-        char rest[32];
+        char rest[32], per_pair[32];
         if (s[r].rest_time < 0) snprintf(rest, sizeof rest, "never");
         else snprintf(rest, sizeof rest, "%.2f", s[r].rest_time);
-        printf("%-20s %10s %12.3f %12.3f %12.1f %10.1f %8.2f%s", s[r].label, rest, s[r].max_pen * 1e3,
-               s[r].final_max_pen * 1e3, s[r].narrow_us, s[r].mean_contacts, s[r].narrow_us / s[0].narrow_us,
-               stack ? (s[r].survived ? "  stands" : "  FELL") : "");
+        if (s[r].ns_per_pair > 0) snprintf(per_pair, sizeof per_pair, "%.0f", s[r].ns_per_pair);
+        else snprintf(per_pair, sizeof per_pair, "-");
+        printf("%-20s %8s %9.3f %9.3f %10.1f %8s %7.2f %9.1f %8.2f%s", s[r].label, rest, s[r].max_pen * 1e3,
+               s[r].final_max_pen * 1e3, s[r].narrow_us, per_pair, s[r].narrow_us / s[0].narrow_us,
+               s[r].mean_contacts, s[r].dissipated, stack ? (s[r].survived ? "  stands" : "  FELL") : "");
         if (s[r].nan) printf("  NaN!");
         if (s[r].escaped) printf("  %d escaped", s[r].escaped);
         printf("\n");
@@ -512,18 +545,19 @@ static void print_table(const char *scene_name, const summary *s, int runs, int 
 static int run_all(const scene *sc, const options *o, const engine *eng)
 {
     static const char *names[] = {"minkowski_vanilla", "minkowski_polyak", "minkowski_nesterov"};
-    int runs = 1 + o->num_variants;
-    summary sums[4];
+    int runs = 1 + o->num_variants + o->growth;
+    summary sums[5];
     record *rec = malloc(sizeof(record) * (size_t)o->steps);
     char title[64];
     snprintf(title, sizeof title, "%s_%s", eng->name, sc->name);
     int ok = 1, done = 0;
     for (int r = 0; r < runs; ++r) {
         mk_narrowphase np = r == 0 ? MK_NARROWPHASE_STOCK : MK_NARROWPHASE_MINKOWSKI;
-        int variant = r == 0 ? MK_GJK_NESTEROV : o->variants[r - 1];
+        int growth = o->growth && r == runs - 1;
+        int variant = r == 0 || growth ? MK_GJK_NESTEROV : o->variants[r - 1];
         char label[32];
-        snprintf(label, sizeof label, "%s", r == 0 ? "stock" : names[variant]);
-        if (!run_scene(sc, o, eng, np, variant, label, rec, &sums[done])) {
+        snprintf(label, sizeof label, "%s", r == 0 ? "stock" : growth ? "minkowski_growth" : names[variant]);
+        if (!run_scene(sc, o, eng, np, variant, growth, label, rec, &sums[done])) {
             fprintf(stderr, "falling_polytopes: could not create the %s %s world\n", eng->name, label);
             ok = 0;
             continue;

@@ -36,11 +36,13 @@ typedef struct mk_world_config {
     double dt;       /* seconds per step */
     double gravity;  /* along -z, m/s^2 */
     double friction;
+    int growth;      /* minkowski only: 1 = growth-distance contact model, 0 = signed distance */
 } mk_world_config;
 
 typedef struct mk_step_stats {
     double narrowphase_seconds; /* wall time in the engine's narrowphase this step */
     int contacts;               /* contact points the engine used this step */
+    int pairs;                  /* pairs handed to the narrowphase this step (0: not counted) */
 } mk_step_stats;
 
 typedef struct mk_world mk_world;

@@ -19,10 +19,12 @@ public:
                                    btDispatcher *dispatcher) override
     {
         auto t0 = std::chrono::steady_clock::now();
+        pairs += cache->getNumOverlappingPairs();
         btCollisionDispatcher::dispatchAllCollisionPairs(cache, info, dispatcher);
         seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     double seconds = 0;
+    int pairs = 0;
 };
 
 struct BulletWorld {
@@ -127,10 +129,12 @@ mk_step_stats step(mk_world *w)
 {
     BulletWorld *bw = self(w);
     bw->dispatcher->seconds = 0;
+    bw->dispatcher->pairs = 0;
     bw->world->stepSimulation(btScalar(bw->cfg.dt), 1, btScalar(bw->cfg.dt));
     mk_step_stats st;
     st.narrowphase_seconds = bw->dispatcher->seconds;
     st.contacts = 0;
+    st.pairs = bw->dispatcher->pairs;
     for (int i = 0; i < bw->dispatcher->getNumManifolds(); ++i)
         st.contacts += bw->dispatcher->getManifoldByIndexInternal(i)->getNumContacts();
     return st;
@@ -179,6 +183,7 @@ extern "C" mk_world *mk_bullet_world_create(const mk_world_config *cfg)
     if (cfg->narrowphase == MK_NARROWPHASE_MINKOWSKI) {
         mk_bullet_options o = mk_bullet_default_options();
         o.variant = cfg->variant;
+        o.contact_model = cfg->growth ? MK_BULLET_MODEL_GROWTH : MK_BULLET_MODEL_SIGNED_DISTANCE;
         bw->mk = mk_bullet_install(bw->dispatcher.get(), &o);
         if (!bw->mk) {
             delete bw;

@@ -321,6 +321,18 @@ private:
                      pose_of(w1->getWorldTransform(), e1->fix)};
         mk_collide_settings s = m_ctx->settings;
         s.speculative = m_manifold->getContactBreakingThreshold();
+        if (m_ctx->options.contact_model == MK_BULLET_MODEL_GROWTH) {
+            mk_growth_input in{};
+            in.pair = pair;
+            if (e0->hull)
+                in.centre_a = e0->hull->centroid;
+            if (e1->hull)
+                in.centre_b = e1->hull->centroid;
+            mk_status gs = mk_collide_growth(&in, &s, &m_growth_cache, m);
+            if (gs != MK_GROWTH_DEGENERATE)
+                return gs;
+            ++m_ctx->stats.growth_fallbacks; // no interior ball about a centre: use the signed distance
+        }
         return mk_collide(&pair, &s, &m_cache, m);
     }
 
@@ -358,6 +370,7 @@ private:
     mk_bullet_context *m_ctx;
     btPersistentManifold *m_manifold = nullptr;
     mk_gjk_cache m_cache{};
+    mk_growth_cache m_growth_cache{};
 };
 
 struct CreateFunc : public btCollisionAlgorithmCreateFunc {
@@ -387,6 +400,7 @@ mk_bullet_options mk_bullet_default_options(void)
     o.pairs = MK_BULLET_ALL;
     o.margin_mode = MK_BULLET_MARGIN_COMPATIBLE;
     o.contact_mode = MK_BULLET_CONTACTS_MANIFOLD;
+    o.contact_model = MK_BULLET_MODEL_SIGNED_DISTANCE;
     return o;
 }
 
@@ -397,7 +411,8 @@ mk_bullet_context *mk_bullet_install(btCollisionDispatcher *dispatcher, const mk
     mk_bullet_options o = options ? *options : mk_bullet_default_options();
     if (o.variant < MK_GJK_VANILLA || o.variant > MK_GJK_NESTEROV || !(o.tolerance >= 0) ||
         !std::isfinite(o.tolerance) || (o.margin_mode != MK_BULLET_MARGIN_COMPATIBLE &&
-                                        o.margin_mode != MK_BULLET_MARGIN_EXACT))
+                                        o.margin_mode != MK_BULLET_MARGIN_EXACT) ||
+        (o.contact_model != MK_BULLET_MODEL_SIGNED_DISTANCE && o.contact_model != MK_BULLET_MODEL_GROWTH))
         return nullptr;
     mk_bullet_context *ctx = new mk_bullet_context;
     ctx->dispatcher = dispatcher;

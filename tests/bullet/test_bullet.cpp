@@ -195,11 +195,13 @@ START_TEST(conventions_match_stock)
          I, NAN},
     };
     for (const Case &c : cases) {
-        double dist[2];
-        btVector3 normal[2];
-        for (int mode = 0; mode < 2; ++mode) {
+        double dist[3];
+        btVector3 normal[3];
+        for (int mode = 0; mode < 3; ++mode) { // stock, signed distance, growth distance
             CollisionWorld w;
-            mk_bullet_context *ctx = mode ? mk_bullet_install(&w.dispatcher, nullptr) : nullptr;
+            mk_bullet_options opt = mk_bullet_default_options();
+            opt.contact_model = mode == 2 ? MK_BULLET_MODEL_GROWTH : MK_BULLET_MODEL_SIGNED_DISTANCE;
+            mk_bullet_context *ctx = mode ? mk_bullet_install(&w.dispatcher, &opt) : nullptr;
             btCollisionObject a, b;
             a.setCollisionShape(c.a);
             a.setWorldTransform(c.ta);
@@ -226,6 +228,10 @@ START_TEST(conventions_match_stock)
         if (!std::isnan(c.expect))
             ck_assert_msg(std::fabs(dist[1] - c.expect) < 1e-5, "%s: distance %g, analytic %g", c.name, dist[1],
                           c.expect);
+        // Growth model: same contact at touching; 1 cm into contact its normal
+        // and separation stay within a few mm of the signed distance's.
+        ck_assert_msg(normal[2].dot(normal[1]) > 0.98f, "%s: growth normal differs", c.name);
+        ck_assert_msg(std::fabs(dist[2] - dist[1]) < 3e-3, "%s: growth separation %g vs %g", c.name, dist[2], dist[1]);
     }
 }
 END_TEST
@@ -244,9 +250,9 @@ mk_body_desc box_desc(double half, mk_vec3 at, double yaw)
 
 double tilt_deg(const mk_transform &t) { return std::acos(std::fmin(1.0, std::fabs(t.R.m[2][2]))) * 180 / MK_PI; }
 
-mk_world *make_world(mk_narrowphase np)
+mk_world *make_world(mk_narrowphase np, int growth = 0)
 {
-    mk_world_config cfg{np, MK_GJK_NESTEROV, 1.0 / 240, 9.81, 0.6};
+    mk_world_config cfg{np, MK_GJK_NESTEROV, 1.0 / 240, 9.81, 0.6, growth};
     mk_world *w = mk_bullet_world_create(&cfg);
     ck_assert_ptr_nonnull(w);
     mk_world_add_ground(w);
@@ -290,10 +296,11 @@ START_TEST(resting_heights)
 }
 END_TEST
 
-// Ten 0.2 m boxes, each level yawed by 0.05 rad, stay up for 10 s (2400 steps).
+// Ten 0.2 m boxes, each level yawed by 0.05 rad, stay up for 10 s (2400 steps),
+// with the signed-distance (_i = 0) and the growth-distance (_i = 1) contact model.
 START_TEST(box_stack_stands_10s)
 {
-    mk_world *w = make_world(MK_NARROWPHASE_MINKOWSKI);
+    mk_world *w = make_world(MK_NARROWPHASE_MINKOWSKI, _i);
     int ids[10];
     for (int i = 0; i < 10; ++i) {
         mk_body_desc d = box_desc(0.1, mk_vec3{0, 0, 0.1 + 0.2 * i}, 0.05 * i);
@@ -384,7 +391,7 @@ int main()
     TCase *scenes = tcase_create("scenes");
     tcase_set_timeout(scenes, 600);
     tcase_add_test(scenes, resting_heights);
-    tcase_add_test(scenes, box_stack_stands_10s);
+    tcase_add_loop_test(scenes, box_stack_stands_10s, 0, 2);
     tcase_add_test(scenes, mixed_bodies_in_a_bin);
     suite_add_tcase(s, scenes);
     SRunner *sr = srunner_create(s);

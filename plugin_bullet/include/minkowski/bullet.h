@@ -52,6 +52,16 @@ typedef enum mk_bullet_contact_mode {
     MK_BULLET_CONTACTS_ONE_POINT     /* one point per step, accumulated like stock */
 } mk_bullet_contact_mode;
 
+typedef enum mk_bullet_contact_model {
+    /* Signed distance: GJK, EPA on overlap (penetration depth). Default. */
+    MK_BULLET_MODEL_SIGNED_DISTANCE = 0,
+    /* Growth distance (growth.h): normal and separation from the growth
+     * solution about each shape's centre (hulls: their centroid). Convex vs
+     * static plane keeps the exact half-space distance (a half-space has no
+     * centre to grow about). */
+    MK_BULLET_MODEL_GROWTH
+} mk_bullet_contact_model;
+
 typedef struct mk_bullet_options {
     mk_gjk_variant variant;        /* default MK_GJK_NESTEROV */
     int normalize_dir;             /* eq. 33 of GJK++ */
@@ -59,6 +69,7 @@ typedef struct mk_bullet_options {
     unsigned pairs;                /* a pair is taken over when both kinds are in this mask */
     mk_bullet_margin_mode margin_mode;
     mk_bullet_contact_mode contact_mode;
+    mk_bullet_contact_model contact_model;
 } mk_bullet_options;
 
 typedef struct mk_bullet_stats {
@@ -67,6 +78,7 @@ typedef struct mk_bullet_stats {
     unsigned long long contacts;        /* contact points handed to Bullet */
     unsigned long long failures;        /* queries that returned an error status */
     unsigned long long shapes_translated;
+    unsigned long long growth_fallbacks;  /* growth model pairs answered by the signed distance instead */
 } mk_bullet_stats;
 
 typedef struct mk_bullet_context mk_bullet_context;
