@@ -366,7 +366,8 @@ START_TEST(random_polytopes_vs_sat_oracle)
     int n = or_scaled(10000);
     stats st;
     stats_init(&st, n);
-    int overlapping = 0;
+    int overlapping = 0, failures = 0, beyond_tol = 0;
+    double max_err[NTOLS] = {0};
     for (int i = 0; i < n; ++i) {
         mk_shape a, b;
         or_random_shape(&r, kinds[i % 6][0], &p12, &p60, &a);
@@ -381,8 +382,19 @@ START_TEST(random_polytopes_vs_sat_oracle)
         mk_signed_distance_result res;
         signed_distance(&a, xa, &b, xb, &es, &res);
         check_result(sc, &res, &t, es.tolerance, &st);
+        double err = fabs(res.distance - d);
+        int k = i % NTOLS;
+        max_err[k] = fmax(max_err[k], err);
+        beyond_tol += err > TOLS[k] + 1e-12;
+        failures += res.status != MK_PENETRATING || !isfinite(res.distance);
     }
     stats_print("random polytopes vs SAT", &st);
+    for (int k = 0; k < NTOLS; ++k)
+        printf("    tolerance %.0e: max |error| %.3g\n", TOLS[k], max_err[k]);
+    printf("    %d failures (status other than MK_PENETRATING or NaN), %d errors beyond the tolerance\n", failures,
+           beyond_tol);
+    ck_assert_int_eq(failures, 0);
+    ck_assert_int_eq(beyond_tol, 0);
     ck_assert_int_eq(overlapping, n);
     or_hull_pool_free(&p12);
     or_hull_pool_free(&p60);
@@ -783,6 +795,68 @@ START_TEST(hostile_zero_area_triangles)
         box_scene("aligned boxes on a lattice", i, ha, mk_transform_identity(), hb, xb2, &st);
     }
     stats_print("zero-area triangles", &st);
+}
+END_TEST
+
+/* Hulls of many nearly coplanar points (flattened to 1e-5 and snapped to a
+ * lattice, so supports tie across whole faces and many candidate triangles
+ * have zero area), aligned or not, with a tolerance of 0: the expansion must
+ * stop at the floating-point floor instead of looping on faces that cannot be
+ * refined, as EPA codes without a floor test do (libccd loops to its iteration
+ * cap and returns its last, unconverged face). */
+START_TEST(hostile_flat_lattice_hulls)
+{
+    or_rng r = or_rng_make(0xf1a7);
+    stats st;
+    stats_init(&st, 2000);
+    for (int i = 0; i < or_scaled(1000); ++i) {
+        int np = 20 + or_int(&r, 100);
+        mk_vec3 pts[120];
+        mk_vec3 squash = v3(1, or_uniform(&r, 0.001, 1), pow(10, or_uniform(&r, -5, 0)));
+        for (int j = 0; j < np; ++j) {
+            mk_vec3 u = or_unit(&r);
+            pts[j] = v3(u.x * squash.x, u.y * squash.y, u.z * squash.z);
+            if (or_int(&r, 4) == 0) {
+                pts[j].x = round(pts[j].x * 4) / 4;
+                pts[j].y = round(pts[j].y * 4) / 4;
+            }
+        }
+        mk_hull *ha = NULL, *hb = NULL;
+        if (mk_hull_create(pts, np, &ha) != MK_OK)
+            continue;
+        for (int j = 0; j < np; ++j) {
+            mk_vec3 u = or_unit(&r);
+            pts[j] = v3(u.x, u.y * squash.y, u.z);
+        }
+        ck_assert_int_eq(mk_hull_create(pts, np, &hb), MK_OK);
+        mk_shape a, b;
+        ck_assert_int_eq(mk_shape_hull(&a, ha, 0), MK_OK);
+        ck_assert_int_eq(mk_shape_hull(&b, hb, or_int(&r, 3) == 0 ? 0.01 : 0), MK_OK);
+        mk_transform xa, xb;
+        place_overlapping(&r, &a, &b, pow(10, or_uniform(&r, -8, -0.5)), &xa, &xb);
+        if (or_int(&r, 3) == 0) /* aligned: whole faces coplanar */
+            xb.R = xa.R;
+        mk_epa_settings es = tol_settings(i % 2 ? 0 : 1e-14, 0);
+        es.max_iterations = 1000;
+        size_t n = mk_epa_workspace_size(es.max_iterations);
+        void *ws = malloc(n);
+        mk_pair p = {&a, xa, &b, xb};
+        mk_signed_distance_result res;
+        mk_signed_distance(&p, NULL, &es, NULL, ws, n, &res);
+        free(ws);
+        double d;
+        ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d, NULL, NULL));
+        scene scv = {"flat lattice hulls", i, &a, &b, xa, xb};
+        const scene *sc = &scv;
+        truth t = exact(d);
+        check_result(sc, &res, &t, es.tolerance, &st);
+        FAIL_IF(res.upper_bound - res.lower_bound > 1e-11, "gap %.3g at tolerance %g", res.upper_bound - res.lower_bound,
+                es.tolerance);
+        mk_hull_destroy(ha);
+        mk_hull_destroy(hb);
+    }
+    stats_print("flat lattice hulls", &st);
+    ck_assert_int_gt(st.flags[3], 0); /* the floor was reached and said so */
 }
 END_TEST
 
@@ -1300,7 +1374,7 @@ START_TEST(epa_after_gjk_on_rounded_shapes)
         or_random_shape(&r, fam[or_int(&r, 4)], &p12, &p60, &a);
         or_random_shape(&r, fam[or_int(&r, 4)], &p12, &p60, &b);
         mk_transform xa, xb;
-        or_place_pair(&r, &a, &b, -or_uniform(&r, 1e-4, 0.3), &xa, &xb);
+        or_place_pair(&r, &a, &b, -or_uniform(&r, 1e-4, i % 2 ? 0.3 : 1.0), &xa, &xb);
         mk_pair p = {&a, xa, &b, xb};
         mk_gjk_result g;
         if (mk_gjk_distance(&p, NULL, NULL, &g) != MK_GJK_INTERSECTING)
@@ -1444,6 +1518,7 @@ static Suite *epa_suite(void)
     tcase_set_timeout(hostile, timeout);
     tcase_add_test(hostile, hostile_touching_boxes);
     tcase_add_test(hostile, hostile_zero_area_triangles);
+    tcase_add_test(hostile, hostile_flat_lattice_hulls);
     tcase_add_test(hostile, hostile_coincident_centres);
     tcase_add_test(hostile, hostile_depth_exactly_zero);
     tcase_add_test(hostile, hostile_thin_boxes);

@@ -880,6 +880,34 @@ static mk_status core_gjk(const mk_pair *pair, const mk_gjk_settings *gs, mk_gjk
     return mk_gjk_distance(&cp, gs, cache, g);
 }
 
+/* core_gjk, then (with `refine`) a second, warm-started run when the first
+ * leaves the distance less certain than the EPA tolerance. GJK's default stops
+ * on the duality gap g <= 1e-8 (length^2), which leaves the distance uncertain
+ * by up to g / (2 |x|): large near contact, where rounded shapes get their
+ * (negative) distance from GJK alone. The second run stops on g <= |x| tol. */
+static mk_status core_gjk_refined(const mk_pair *pair, const mk_gjk_settings *settings, int refine,
+                                  mk_gjk_cache *cache, const mk_epa_settings *es, mk_gjk_result *g, int *iterations)
+{
+    mk_gjk_settings base = settings ? *settings : mk_gjk_default_settings();
+    mk_status gs = core_gjk(pair, &base, cache, g);
+    *iterations = g->iterations;
+    mk_real want = es->relative_tolerance * g->core_distance;
+    want = want > es->tolerance ? want : es->tolerance;
+    if (refine && gs == MK_GJK_SEPARATED && g->gap > 2 * g->core_distance * want) {
+        base.tolerance = g->core_distance * want;
+        base.relative_tolerance = 0;
+        base.init = MK_GJK_INIT_CACHE;
+        mk_gjk_result g2;
+        mk_status gs2 = core_gjk(pair, &base, cache, &g2);
+        *iterations += g2.iterations;
+        if (gs2 == MK_GJK_SEPARATED || gs2 == MK_GJK_INTERSECTING) {
+            *g = g2;
+            gs = gs2;
+        }
+    }
+    return gs;
+}
+
 /* Cores apart but within r_A + r_B: depth = r_A + r_B - core distance, from
  * the converged core GJK result g. */
 static mk_status cores_apart(const mk_pair *pair, const mk_gjk_result *g, mk_epa_result *out)
@@ -979,8 +1007,7 @@ static mk_status epa_solve(const mk_pair *pair, ctx *c, const mk_gjk_result *gjk
     switch (why) {
     case STOP_MAX_ITER: out->status = MK_EPA_MAX_ITER; break;
     case STOP_BUDGET: out->status = MK_EPA_FACE_BUDGET; break;
-    case STOP_DEGENERATE: out->status = converged(&e) ? MK_PENETRATING : MK_EPA_MAX_ITER; break;
-    default: out->status = MK_PENETRATING; break;
+    default: out->status = MK_PENETRATING; break; /* converged, or a floor / degenerate flag */
     }
     return out->status;
 }
@@ -1024,17 +1051,15 @@ mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_set
     if (gjk->core_distance > 0 && pair->a->radius + pair->b->radius > 0) {
         /* GJK stopped as soon as the cores came within the radii: finish it
          * on the cores, from where it stopped. */
-        mk_gjk_settings gs = mk_gjk_default_settings();
-        gs.max_iterations = 1000;
-        mk_vec3 x = v3(0, 0, 0);
+        mk_gjk_cache warm = {{0, 0, 0}, 0, 0, 0};
         for (int i = 0; i < gjk->simplex.count; ++i)
-            x = v3_madd(x, gjk->simplex.bary[i], v3_sub(gjk->simplex.a[i], gjk->simplex.b[i]));
-        if (v3_finite(x) && v3_len2(x) > 0) {
-            gs.init = MK_GJK_INIT_USER;
-            gs.init_guess = x;
-        }
+            warm.dir = v3_madd(warm.dir, gjk->simplex.bary[i], v3_sub(gjk->simplex.a[i], gjk->simplex.b[i]));
+        warm.valid = v3_finite(warm.dir) && v3_len2(warm.dir) > 0;
+        mk_gjk_settings gs = mk_gjk_default_settings();
+        gs.init = MK_GJK_INIT_CACHE;
         mk_gjk_result g;
-        mk_status s = core_gjk(pair, &gs, NULL, &g);
+        int gjk_iterations;
+        mk_status s = core_gjk_refined(pair, &gs, 1, &warm, &st, &g, &gjk_iterations);
         if (s == MK_GJK_INTERSECTING) {
             epa_solve(pair, &c, &g, &st, workspace, out);
             clamp_depth(out);
@@ -1101,8 +1126,7 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
     if (!cache)
         cache = &local;
     mk_gjk_result g;
-    mk_status gs = core_gjk(pair, gjk_settings, cache, &g);
-    out->gjk_iterations = g.iterations;
+    mk_status gs = core_gjk_refined(pair, gjk_settings, !gjk_settings, cache, &es, &g, &out->gjk_iterations);
     if (gs != MK_GJK_SEPARATED && gs != MK_GJK_INTERSECTING && gs != MK_GJK_MAX_ITER) {
         out->status = gs;
         return gs;

@@ -69,17 +69,24 @@ enum {
      * the closest face by more than rounding (about 1e-12 x the size of D), so
      * upper - lower may exceed a tolerance finer than that floor. */
     MK_EPA_FLAG_PRECISION_FLOOR = 8,
-    /* A polytope update was topologically inconsistent in floating point and was
-     * skipped; the bounds so far are returned (still certified). */
+    /* The next polytope update was topologically inconsistent in floating point
+     * (the faces seeing the new point did not form a disc), so the expansion
+     * stopped there: like the precision floor, the bounds so far are returned
+     * (still certified) and the gap may exceed the tolerance. Never seen in the
+     * test suites; kept so that it could never loop or corrupt the polytope. */
     MK_EPA_FLAG_DEGENERATE_UPDATE = 16
 };
 
 typedef struct mk_epa_result {
-    /* MK_PENETRATING (gap within tolerance, or at the precision floor: see
-     * flags), MK_EPA_MAX_ITER, MK_EPA_FACE_BUDGET (both with the best bounds so
-     * far), MK_INVALID_INPUT, MK_WORKSPACE_TOO_SMALL. */
+    /* MK_PENETRATING (upper - lower within the tolerance, or stopped at the
+     * floating-point floor: MK_EPA_FLAG_PRECISION_FLOOR / _DEGENERATE_UPDATE),
+     * MK_EPA_MAX_ITER, MK_EPA_FACE_BUDGET (both with the best bounds so far),
+     * MK_INVALID_INPUT (or a shape's validation status), MK_WORKSPACE_TOO_SMALL. */
     mk_status status;
-    mk_real depth;       /* full shapes (radii included), = upper_bound, >= 0 */
+    /* Full shapes (radii included), >= 0. From the polytope it is the upper
+     * bound, the overlap along the normal; with MK_EPA_FLAG_CORES_SEPARATED it
+     * is r_A + r_B - GJK's core distance (within the bracket, to the tolerance). */
+    mk_real depth;
     mk_real lower_bound; /* certified: lower_bound <= true depth <= upper_bound */
     mk_real upper_bound;
     mk_vec3 point_a;     /* world, on A's surface (deepest point of A inside B) */
