@@ -62,6 +62,7 @@ mk_epa_settings mk_epa_default_settings(void)
 /* A support point of D with the points of A and B that made it (A's frame). */
 typedef struct vert {
     mk_vec3 w, a, b;
+    int hint_a, hint_b; /* hull vertices that gave a and b (-1: unknown) */
 } vert;
 
 /* A triangle of the polytope, counter-clockwise seen from outside. */
@@ -120,6 +121,8 @@ static inline vert support_max(ctx *c, mk_vec3 n)
     mk_vec3 lb = shape_support(c->b, m3_tmul(&c->R, v3_neg(n)), &c->hint_b);
     s.b = v3_add(m3_mul(&c->R, lb), c->p);
     s.w = v3_sub(s.a, s.b);
+    s.hint_a = c->hint_a;
+    s.hint_b = c->hint_b;
     if (!v3_finite(s.w))
         c->bad = 1;
     return s;
@@ -148,6 +151,7 @@ typedef struct epa {
     /* Bounds on the core depth (E2, E3) and the direction of the upper one. */
     mk_real lower, upper;
     mk_vec3 best_n;
+    int best_face; /* face whose normal is best_n, if it is still live (-1: none) */
     mk_real tol, rel_tol, radius;
     int flags;
 } epa;
@@ -187,6 +191,7 @@ static void epa_init(epa *e, ctx *c, const mk_epa_settings *s, mk_real radius, v
     e->lower = 0;
     e->upper = INFINITY;
     e->best_n = v3(1, 0, 0);
+    e->best_face = -1;
     e->tol = s->tolerance;
     e->rel_tol = s->relative_tolerance;
     e->radius = radius;
@@ -224,6 +229,7 @@ static mk_real query(epa *e, mk_vec3 n)
     if (h < e->upper) {
         e->upper = h;
         e->best_n = n;
+        e->best_face = -1;
     }
     return h;
 }
@@ -319,15 +325,11 @@ static int make_tetrahedron(epa *e, int i0, int i1, int i2, int i3)
         if (fi[k] < 0)
             return 0;
     }
-    /* Adjacency: the face holding the reversed edge. */
+    /* Adjacency: adj[k][i] is the face holding edge i of face k reversed. */
+    static const int adj[4][3] = {{1, 2, 3}, {3, 2, 0}, {1, 3, 0}, {0, 2, 1}};
     for (int k = 0; k < 4; ++k)
-        for (int i = 0; i < 3; ++i) {
-            int from = tri[k][i], to = tri[k][(i + 1) % 3];
-            for (int m = 0; m < 4; ++m)
-                for (int j = 0; j < 3; ++j)
-                    if (m != k && tri[m][j] == to && tri[m][(j + 1) % 3] == from)
-                        e->f[fi[k]].adj[i] = fi[m];
-        }
+        for (int i = 0; i < 3; ++i)
+            e->f[fi[k]].adj[i] = fi[adj[k][i]];
     return 1;
 }
 
@@ -455,6 +457,15 @@ static hull_kind seed_hull(epa *e, const int *cand, int k, mk_vec3 *off)
 {
     if (k == 0)
         return HULL_POINT;
+    if (k == 4) {
+        /* GJK's tetrahedron as it is, unless it is (nearly) flat */
+        mk_vec3 p0 = e->v[cand[0]].w, e1 = v3_sub(e->v[cand[1]].w, p0), e2 = v3_sub(e->v[cand[2]].w, p0);
+        mk_vec3 n = v3_cross(e1, e2);
+        mk_real l1 = v3_len(e1), ln = v3_len(n);
+        mk_real h = fabs(v3_dot(n, v3_sub(e->v[cand[3]].w, p0)));
+        if (l1 > e->eps_flat && ln > e->eps_flat * l1 && h > e->eps_flat * ln)
+            return make_tetrahedron(e, cand[0], cand[1], cand[2], cand[3]) ? HULL_OK : HULL_FAIL;
+    }
     int i0 = cand[0], i1 = -1, i2 = -1, i3 = -1;
     mk_real best = e->eps_flat;
     for (int j = 1; j < k; ++j) {
@@ -605,6 +616,7 @@ static seed_out seed(epa *e, const mk_simplex *s, mk_vec3 n_hint)
         vert g;
         g.a = s->a[i];
         g.b = s->b[i];
+        g.hint_a = g.hint_b = -1;
         g.w = v3_sub(g.a, g.b);
         note_scale(e, g.w);
         e->pending = g;
@@ -683,6 +695,27 @@ static seed_out seed(epa *e, const mk_simplex *s, mk_vec3 n_hint)
 
 /* ------------------------------------------------------------ expansion loop */
 
+/* Hill-climbing starts for the support along face fi's normal: the hull
+ * vertices that gave the face's corners, the best along the normal (they are
+ * supports along nearby directions, a step or two from the answer). */
+static void warm_hints(epa *e, int fi)
+{
+    const face *f = &e->f[fi];
+    mk_real best_a = -INFINITY, best_b = INFINITY;
+    for (int i = 0; i < 3; ++i) {
+        const vert *q = &e->v[f->v[i]];
+        mk_real sa = v3_dot(f->n, q->a), sb = v3_dot(f->n, q->b);
+        if (q->hint_a >= 0 && sa > best_a) {
+            best_a = sa;
+            e->c->hint_a = q->hint_a;
+        }
+        if (q->hint_b >= 0 && sb < best_b) {
+            best_b = sb;
+            e->c->hint_b = q->hint_b;
+        }
+    }
+}
+
 typedef enum stop { STOP_CONVERGED, STOP_FLOOR, STOP_MAX_ITER, STOP_BUDGET, STOP_DEGENERATE, STOP_BAD } stop;
 
 /* EPA proper (E4, E5). */
@@ -699,7 +732,11 @@ static stop expand_loop(epa *e, int max_iter, int *iterations)
             why = STOP_CONVERGED;
             break;
         }
+        warm_hints(e, fi);
+        mk_real before = e->upper;
         mk_real h = query(e, e->f[fi].n);
+        if (e->upper < before)
+            e->best_face = fi;
         if (e->c->bad) {
             why = STOP_BAD;
             break;
@@ -758,6 +795,17 @@ static int face_weights(const epa *e, const face *g, mk_vec3 q, mk_real lam[3])
  * the origin. */
 static int ray_exit(const epa *e, mk_vec3 n, int idx[3], mk_real lam[3])
 {
+    /* Usually the face that gave the normal is still there and the ray crosses
+     * it (any point of the polytope on the ray makes consistent witnesses). */
+    if (e->best_face >= 0) {
+        const face *g = &e->f[e->best_face];
+        if (g->slot >= 0 && g->off > 0 && g->n.x == n.x && g->n.y == n.y && g->n.z == n.z &&
+            face_weights(e, g, v3_scale(n, g->off), lam) && lam[0] >= 0 && lam[1] >= 0 && lam[2] >= 0) {
+            for (int i = 0; i < 3; ++i)
+                idx[i] = g->v[i];
+            return 1;
+        }
+    }
     mk_real bt = INFINITY;
     for (int k = 0; k < e->nlive; ++k) {
         const face *g = &e->f[e->live[k]];
