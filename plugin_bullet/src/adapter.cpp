@@ -92,6 +92,7 @@ struct HullDeleter {
 // One translated Bullet shape. Valid while the Bullet shape's type, local
 // scaling and margin are what they were at translation.
 struct ShapeEntry {
+    const btCollisionShape *key = nullptr;
     int proxy_type = -1;
     btVector3 scaling{0, 0, 0};
     btScalar margin = 0;
@@ -207,14 +208,18 @@ struct mk_bullet_context {
     std::vector<std::pair<int, int>> registered;
 
     // The cached translation of a Bullet shape, rebuilt when it changed.
-    const ShapeEntry *entry(const btCollisionShape *s)
+    // `last` is the caller's pointer to the entry it used before (skips the
+    // hash lookup; map nodes never move).
+    const ShapeEntry *entry(const btCollisionShape *s, ShapeEntry **last)
     {
-        ShapeEntry &e = shapes[s];
+        ShapeEntry &e = *last && (*last)->key == s ? **last : shapes[s];
+        *last = &e;
         btVector3 scaling = s->getLocalScaling();
         if (e.proxy_type == s->getShapeType() && e.scaling == scaling && e.margin == s->getMargin() &&
             e.num_points == point_count(s))
             return e.ok ? &e : nullptr;
         e = ShapeEntry();
+        e.key = s;
         e.proxy_type = s->getShapeType();
         e.scaling = scaling;
         e.margin = s->getMargin();
@@ -263,6 +268,7 @@ public:
         if (!m_manifold)
             m_manifold = m_dispatcher->getNewManifold(w0->getCollisionObject(), w1->getCollisionObject());
         result->setPersistentManifold(m_manifold);
+        m_threshold = m_manifold->getContactBreakingThreshold();
 
         mk_bullet_stats &st = m_ctx->stats;
         ++st.calls;
@@ -284,7 +290,7 @@ public:
         // Bullet wants the normal on B pointing from B to A, the point on B, and
         // a signed distance (negative = penetration).
         btVector3 n_b_to_a = -to_bt(m.normal);
-        const btScalar threshold = m_manifold->getContactBreakingThreshold();
+        const btScalar threshold = m_threshold;
         int count = m_ctx->options.contact_mode == MK_BULLET_CONTACTS_ONE_POINT && m.count > 0 ? 1 : m.count;
         for (int i = 0; i < count; ++i) {
             const mk_manifold_point &p = m.points[i];
@@ -313,14 +319,14 @@ private:
     mk_status convex_contacts(const btCollisionObjectWrapper *w0, const btCollisionObjectWrapper *w1,
                               mk_manifold *m)
     {
-        const ShapeEntry *e0 = m_ctx->entry(w0->getCollisionShape());
-        const ShapeEntry *e1 = m_ctx->entry(w1->getCollisionShape());
+        const ShapeEntry *e0 = m_ctx->entry(w0->getCollisionShape(), &m_entry0);
+        const ShapeEntry *e1 = m_ctx->entry(w1->getCollisionShape(), &m_entry1);
         if (!e0 || !e1)
             return MK_INVALID_INPUT;
         mk_pair pair{&e0->shape, pose_of(w0->getWorldTransform(), e0->fix), &e1->shape,
                      pose_of(w1->getWorldTransform(), e1->fix)};
         mk_collide_settings s = m_ctx->settings;
-        s.speculative = m_manifold->getContactBreakingThreshold();
+        s.speculative = m_threshold;
         if (m_ctx->options.contact_model == MK_BULLET_MODEL_GROWTH) {
             mk_growth_input in{};
             in.pair = pair;
@@ -345,7 +351,7 @@ private:
         const btCollisionObjectWrapper *pw = plane_first ? w0 : w1;
         const btCollisionObjectWrapper *cw = plane_first ? w1 : w0;
         const btStaticPlaneShape *plane = static_cast<const btStaticPlaneShape *>(pw->getCollisionShape());
-        const ShapeEntry *e = m_ctx->entry(cw->getCollisionShape());
+        const ShapeEntry *e = m_ctx->entry(cw->getCollisionShape(), &m_entry0);
         if (!e)
             return MK_INVALID_INPUT;
         const btTransform &pt = pw->getWorldTransform();
@@ -353,7 +359,7 @@ private:
         btScalar c = plane->getPlaneConstant() + n.dot(pt.getOrigin());
         mk_transform xf = pose_of(cw->getWorldTransform(), e->fix);
         mk_collide_settings s = m_ctx->settings;
-        s.speculative = m_manifold->getContactBreakingThreshold();
+        s.speculative = m_threshold;
         mk_status st = mk_collide_plane(&e->shape, &xf, to_mk(n), double(c), &s, m);
         if (plane_first) {
             // mk_collide_plane reports from the shape to the plane: swap sides.
@@ -371,6 +377,8 @@ private:
     btPersistentManifold *m_manifold = nullptr;
     mk_gjk_cache m_cache{};
     mk_growth_cache m_growth_cache{};
+    ShapeEntry *m_entry0 = nullptr, *m_entry1 = nullptr;
+    btScalar m_threshold = 0; // this call's contact breaking threshold
 };
 
 struct CreateFunc : public btCollisionAlgorithmCreateFunc {
