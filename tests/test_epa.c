@@ -645,8 +645,8 @@ static void box_scene(const char *name, int index, mk_vec3 ha, mk_transform xa, 
 /* Boxes touching or nearly touching (face-face, edge-edge, vertex-face,
  * overlaps and gaps of 0 to 1e-6): GJK ends with the origin on the boundary of
  * the difference, a triangle or segment through it, and EPA implementations
- * that assume it strictly inside fail: libccd and FCL report "origin outside
- * polytope" or return a garbage normal, Bullet returns a zero normal. */
+ * that assume it strictly inside fail there: the "origin outside polytope"
+ * reports against libccd and FCL. */
 START_TEST(hostile_touching_boxes)
 {
     const double s2 = sqrt(2.0), s3 = sqrt(3.0);
@@ -680,8 +680,8 @@ END_TEST
 /* Hand-made GJK results whose simplex is degenerate: a zero-area triangle
  * (three collinear points) through the origin, a segment, a single point at
  * the origin, a flat tetrahedron. EPA codes that build the first polytope from
- * these get zero normals (0/0) or faces with the origin on their plane
- * (MuJoCo and Drake issues), and then loop or return NaN. */
+ * these get zero normals (0/0) or faces with the origin on their plane, and
+ * then loop or return NaN. */
 START_TEST(hostile_zero_area_triangles)
 {
     mk_shape a, b;
@@ -801,9 +801,9 @@ END_TEST
 /* Hulls of many nearly coplanar points (flattened to 1e-5 and snapped to a
  * lattice, so supports tie across whole faces and many candidate triangles
  * have zero area), aligned or not, with a tolerance of 0: the expansion must
- * stop at the floating-point floor instead of looping on faces that cannot be
- * refined, as EPA codes without a floor test do (libccd loops to its iteration
- * cap and returns its last, unconverged face). */
+ * stop at the floating-point floor instead of re-adding the same support point
+ * to faces that cannot be refined until the iteration cap, as EPA codes
+ * without a floor test do. */
 START_TEST(hostile_flat_lattice_hulls)
 {
     or_rng r = or_rng_make(0xf1a7);
@@ -862,8 +862,9 @@ END_TEST
 
 /* Coincident centres: identical shapes at the identical pose and concentric
  * different ones. GJK's simplex is symmetric about the origin (often a segment
- * with the origin at its midpoint), initial directions are zero vectors, and
- * libraries normalise them into NaN (Bullet's early EPA, openGJK). */
+ * with the origin at its midpoint, on an edge of any polytope built from it),
+ * the difference of centres is the zero vector, and codes that normalise it
+ * produce NaN. */
 START_TEST(hostile_coincident_centres)
 {
     or_rng r = or_rng_make(0xcc01);
@@ -894,9 +895,9 @@ END_TEST
 
 /* Depth exactly zero: boxes resting face on face, a box on a box's edge, a
  * sphere touching a box. The answer must be a distance of 0 (within rounding)
- * with the contact normal, not the arbitrary normal of a degenerate polytope
- * (FCL returns a normal along a random axis at depth 0; libccd's EPA returns
- * "origin outside polytope" there). */
+ * with the contact normal. The difference has the origin on its boundary, a
+ * polytope around it has zero thickness there and no normal of its own: the
+ * other face of the "origin outside polytope" reports. */
 START_TEST(hostile_depth_exactly_zero)
 {
     mk_shape a, b, s;
@@ -945,8 +946,9 @@ END_TEST
 
 /* Thin boxes (1e-3 thick plates) crossing and overlapping: the difference is
  * a thin slab, its seed tetrahedra are slivers, and face normals from cross
- * products of nearly parallel edges carry large errors (Bullet's EPA gives up
- * with "degenerated" and falls back to the GJK normal). */
+ * products of nearly parallel edges carry large errors; EPA codes then give up
+ * (Bullet's EPA has "Degenerated" and "FallBack" outcomes for this) or return
+ * the sliver's normal. */
 START_TEST(hostile_thin_boxes)
 {
     or_rng r = or_rng_make(0x7b1);
@@ -972,9 +974,10 @@ END_TEST
 
 /* A box tunnelled deep into another (a small box wholly inside a big one, a
  * long bar through a block): the closest face of the difference is far from
- * GJK's simplex and the polytope must grow a long way; EPA codes with a small
- * fixed face or iteration budget stop early with a depth that is far too small
- * (libccd's 1e-4 default gives a wrong face; FCL's 128-face cap). */
+ * GJK's simplex and the polytope must grow a long way; EPA codes with a loose
+ * default tolerance or a small fixed face or iteration budget stop early on a
+ * face that is not the closest (libccd at its default tolerance is off by up
+ * to 1e-1 on the benchmark's overlapping hulls). */
 START_TEST(hostile_tunnelled_box)
 {
     or_rng r = or_rng_make(0x70e);
@@ -998,9 +1001,9 @@ START_TEST(hostile_tunnelled_box)
 END_TEST
 
 /* Very different sizes (1e-3 against 10): the difference is a big box with
- * rounded-off corners of size 1e-3, absolute tolerances tuned for unit scenes
- * are either far too loose for the small one or below rounding for the big one
- * (Drake and FCL report depths off by the small box's size). */
+ * corners cut at the scale of 1e-3, and absolute tolerances tuned for unit
+ * scenes are either far too loose for the small shape (a depth error of the
+ * order of its size) or below rounding for the big one (no termination). */
 START_TEST(hostile_very_different_sizes)
 {
     or_rng r = or_rng_make(0x51e);
@@ -1049,7 +1052,8 @@ END_TEST
 /* Stacked cubes: a column of unit cubes, each sunk into the one below by 1e-5
  * to 1e-2 with a small tilt and slide, as an engine's stack sees them. The
  * normal must be the stacking axis and the depth the sink; a sideways normal
- * (libccd's MPR, Bullet's EPA on nearly coplanar faces) makes stacks walk. */
+ * (MPR's by design: it measures along the line of centres; EPA stopped early on
+ * a neighbouring face) makes stacks walk. */
 START_TEST(hostile_stacked_cubes)
 {
     or_rng r = or_rng_make(0x57ac);
@@ -1089,10 +1093,12 @@ START_TEST(hostile_stacked_cubes)
 END_TEST
 
 /* Signed distance is continuous across touching: sliding B through contact
- * along a fixed direction, the value changes by the slide (face contacts:
- * exactly; any contact: Lipschitz 1) and the normal does not jump. A switch
- * from GJK's normal to an arbitrary EPA normal at depth 0 makes contact
- * forces flicker (reported for Drake's and MuJoCo's GJK/EPA hand-off). */
+ * along a fixed direction, the value changes by at most the slide (Lipschitz
+ * 1). A hand-off from GJK (apart) to EPA (overlapping) that jumps in value or
+ * switches to an arbitrary normal at depth 0 makes contact forces flicker.
+ * Normal changes are counted (they happen only where the normal is not unique,
+ * or within the tolerance of touching); face contacts are checked exactly in
+ * signed_distance_face_sweep. */
 START_TEST(signed_distance_continuous_across_touching)
 {
     or_rng r = or_rng_make(0xc047);
@@ -1193,7 +1199,8 @@ END_TEST
 
 /* NaN or infinite poses, NULL arguments, bad settings and GJK results: the
  * answer is MK_INVALID_INPUT (or the shape's validation status) with finite
- * outputs, never a NaN (Bullet's EPA propagates NaN poses into NaN normals). */
+ * outputs, never a NaN; codes that validate nothing propagate a NaN pose into
+ * every face normal and depth. */
 START_TEST(hostile_nan_poses)
 {
     mk_shape a, b;
@@ -1259,6 +1266,56 @@ START_TEST(hostile_nan_poses)
     p.a = &bad_box;
     ck_assert_int_eq(mk_signed_distance(&p, NULL, NULL, NULL, ws, n, &sd), MK_INVALID_SIZE);
     ck_assert(isfinite(sd.distance) && finite3(sd.normal));
+}
+END_TEST
+
+/* A user support that returns NaN for some directions only (here: far below
+ * the equator): GJK may never ask there, EPA's face normals do. The answer is
+ * MK_INVALID_INPUT with finite outputs, never a NaN depth or an endless
+ * expansion (a NaN offset compares false with everything, so a closest-face
+ * search that does not check can pick it forever). */
+static mk_vec3 nan_below(const void *data, mk_vec3 d)
+{
+    (void)data;
+    double l = sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+    if (d.z < -0.3 * l)
+        return v3(NAN, 0, 0);
+    return v3(d.x >= 0 ? 0.5 : -0.5, d.y >= 0 ? 0.5 : -0.5, d.z >= 0 ? 0.5 : -0.5);
+}
+
+START_TEST(hostile_nan_user_support)
+{
+    mk_shape a, b, healthy;
+    ck_assert_int_eq(mk_shape_box(&a, v3(0.5, 0.5, 0.5), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&healthy, v3(0.5, 0.5, 0.5), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_user(&b, nan_below, NULL, v3(-0.5, -0.5, -0.5), v3(0.5, 0.5, 0.5), 0), MK_OK);
+    or_rng r = or_rng_make(0x7a7);
+    size_t n;
+    void *ws = workspace(&n);
+    int invalid = 0, epa_invalid = 0;
+    for (int i = 0; i < 200; ++i) {
+        mk_pair p = {&a, or_pose(&r, v3(0, 0, 0)), &b, or_pose(&r, or_in_ball(&r, 0.6))};
+        mk_signed_distance_result sd;
+        mk_status s = mk_signed_distance(&p, NULL, NULL, NULL, ws, n, &sd);
+        ck_assert(isfinite(sd.distance) && isfinite(sd.lower_bound) && isfinite(sd.upper_bound) &&
+                  finite3(sd.point_a) && finite3(sd.point_b) && finite3(sd.normal));
+        ck_assert(s == MK_INVALID_INPUT || s == MK_PENETRATING || s == MK_GJK_SEPARATED);
+        invalid += s == MK_INVALID_INPUT;
+        /* GJK on the same geometry with a healthy support, then EPA on the NaN one */
+        mk_pair ph = p;
+        ph.b = &healthy;
+        mk_gjk_result g;
+        if (mk_gjk_distance(&ph, NULL, NULL, &g) == MK_GJK_INTERSECTING) {
+            mk_epa_result e;
+            s = mk_epa(&p, &g, NULL, ws, n, &e);
+            ck_assert(s == MK_INVALID_INPUT || s == MK_PENETRATING);
+            ck_assert(isfinite(e.depth) && isfinite(e.lower_bound) && isfinite(e.upper_bound) && finite3(e.normal) &&
+                      finite3(e.point_a) && finite3(e.point_b));
+            epa_invalid += s == MK_INVALID_INPUT;
+        }
+    }
+    printf("epa NaN user support: %d of 200 signed distances and %d EPA runs refused\n", invalid, epa_invalid);
+    ck_assert_int_gt(epa_invalid, 0);
 }
 END_TEST
 
@@ -1531,6 +1588,7 @@ static Suite *epa_suite(void)
     TCase *api = tcase_create("api");
     tcase_set_timeout(api, timeout);
     tcase_add_test(api, hostile_nan_poses);
+    tcase_add_test(api, hostile_nan_user_support);
     tcase_add_test(api, workspace_too_small);
     tcase_add_test(api, budgets_keep_certified_bounds);
     tcase_add_test(api, epa_after_gjk_on_rounded_shapes);
