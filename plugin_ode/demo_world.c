@@ -1,0 +1,276 @@
+/* The demos' engine-neutral world (demos/world.h) on ODE: a world, a hash space,
+ * contact joints from dCollide in the near callback, quick-step. Stock run: ODE's
+ * own colliders (hulls are dConvex; a cone, which ODE lacks, is a dConvex of its
+ * apex and 32 base rim points). Minkowski run: mk_ode_install (hulls stay dConvex,
+ * registered; cones are minkowski cone geoms). The narrowphase time is the time
+ * spent inside dCollide. */
+#define _POSIX_C_SOURCE 200809L
+#include "world.h"
+
+#include <minkowski/ode.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_CONTACTS 8
+
+typedef struct ode_world {
+    mk_world base; /* first: mk_world * <-> ode_world * */
+    mk_world_config cfg;
+    dWorldID world;
+    dSpaceID space;
+    dJointGroupID joints;
+    int count, cap;
+    dBodyID *bodies; /* NULL for static bodies */
+    dGeomID *geoms;
+    double narrow_seconds;
+    int step_contacts, step_pairs;
+    int minkowski;
+} ode_world;
+
+static ode_world *self(mk_world *w) { return (ode_world *)w; }
+static const ode_world *cself(const mk_world *w) { return (const ode_world *)w; }
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void set_rotation(dMatrix3 R, const mk_mat3 *m)
+{
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c)
+            R[4 * r + c] = m->m[r][c];
+        R[4 * r + 3] = 0;
+    }
+}
+
+static void add_ground(mk_world *w) { dCreatePlane(self(w)->space, 0, 0, 1, 0); }
+
+static dGeomID cone_as_convex(dSpaceID space, double r, double h)
+{
+    dReal pts[3 * 33];
+    for (int i = 0; i < 32; ++i) {
+        double a = 2 * 3.14159265358979323846 * i / 32;
+        pts[3 * i] = r * cos(a), pts[3 * i + 1] = r * sin(a), pts[3 * i + 2] = -h;
+    }
+    pts[96] = 0, pts[97] = 0, pts[98] = h;
+    return mk_ode_create_convex(space, pts, 33);
+}
+
+static int add_body(mk_world *mw, const mk_body_desc *d)
+{
+    ode_world *w = self(mw);
+    const double a = d->size[0], b = d->size[1], c = d->size[2];
+    dGeomID g = NULL;
+    dMass m;
+    dMassSetZero(&m);
+    const double mass = d->mass > 0 ? d->mass : 1;
+    switch (d->kind) {
+    case MK_BODY_BOX:
+        g = dCreateBox(w->space, 2 * a, 2 * b, 2 * c);
+        dMassSetBoxTotal(&m, mass, 2 * a, 2 * b, 2 * c);
+        break;
+    case MK_BODY_SPHERE:
+        g = dCreateSphere(w->space, a);
+        dMassSetSphereTotal(&m, mass, a);
+        break;
+    case MK_BODY_CAPSULE:
+        g = dCreateCapsule(w->space, a, 2 * b);
+        dMassSetCapsuleTotal(&m, mass, 3, a, 2 * b);
+        break;
+    case MK_BODY_CYLINDER:
+        g = dCreateCylinder(w->space, a, 2 * b);
+        dMassSetCylinderTotal(&m, mass, 3, a, 2 * b);
+        break;
+    case MK_BODY_CONE:
+        g = w->minkowski ? mk_ode_create_cone(w->space, a, 2 * b) : cone_as_convex(w->space, a, b);
+        dMassSetCylinderTotal(&m, mass, 3, a, 2 * b);
+        break;
+    case MK_BODY_HULL: {
+        if (!d->points || d->num_points < 4)
+            return -1;
+        dReal *p = malloc(sizeof(dReal) * 3 * (size_t)d->num_points);
+        if (!p)
+            return -1;
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int i = 0; i < d->num_points; ++i) {
+            const double q[3] = {d->points[i].x, d->points[i].y, d->points[i].z};
+            for (int k = 0; k < 3; ++k) {
+                p[3 * i + k] = q[k];
+                lo[k] = fmin(lo[k], q[k]);
+                hi[k] = fmax(hi[k], q[k]);
+            }
+        }
+        g = mk_ode_create_convex(w->space, p, d->num_points);
+        free(p);
+        dMassSetBoxTotal(&m, mass, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+        break;
+    }
+    }
+    if (!g)
+        return -1;
+    if (w->count == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 64;
+        dBodyID *nb = realloc(w->bodies, sizeof(dBodyID) * (size_t)cap);
+        if (nb)
+            w->bodies = nb;
+        dGeomID *ng = realloc(w->geoms, sizeof(dGeomID) * (size_t)cap);
+        if (ng)
+            w->geoms = ng;
+        if (!nb || !ng)
+            return -1;
+        w->cap = cap;
+    }
+    dMatrix3 R;
+    set_rotation(R, &d->pose.R);
+    dBodyID body = NULL;
+    if (d->mass > 0) {
+        body = dBodyCreate(w->world);
+        dBodySetMass(body, &m);
+        dGeomSetBody(g, body);
+        dBodySetPosition(body, d->pose.p.x, d->pose.p.y, d->pose.p.z);
+        dBodySetRotation(body, R);
+    } else {
+        dGeomSetPosition(g, d->pose.p.x, d->pose.p.y, d->pose.p.z);
+        dGeomSetRotation(g, R);
+    }
+    w->bodies[w->count] = body;
+    w->geoms[w->count] = g;
+    return w->count++;
+}
+
+static void near_callback(void *data, dGeomID o1, dGeomID o2)
+{
+    ode_world *w = data;
+    dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
+    if (!b1 && !b2)
+        return;
+    if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact))
+        return;
+    dContact c[MAX_CONTACTS];
+    double t0 = now();
+    int n = dCollide(o1, o2, MAX_CONTACTS, &c[0].geom, (int)sizeof(dContact));
+    w->narrow_seconds += now() - t0;
+    ++w->step_pairs;
+    for (int i = 0; i < n; ++i) {
+        c[i].surface.mode = dContactApprox1 | dContactSoftERP | dContactSoftCFM;
+        c[i].surface.mu = w->cfg.friction;
+        c[i].surface.soft_erp = 0.2;
+        c[i].surface.soft_cfm = 1e-5;
+        dJointID j = dJointCreateContact(w->world, w->joints, &c[i]);
+        dJointAttach(j, b1, b2);
+    }
+    w->step_contacts += n;
+}
+
+static mk_step_stats step(mk_world *mw)
+{
+    ode_world *w = self(mw);
+    w->narrow_seconds = 0;
+    w->step_contacts = w->step_pairs = 0;
+    dSpaceCollide(w->space, w, near_callback);
+    dWorldQuickStep(w->world, w->cfg.dt);
+    dJointGroupEmpty(w->joints);
+    mk_step_stats st;
+    st.narrowphase_seconds = w->narrow_seconds;
+    st.contacts = w->step_contacts;
+    st.pairs = w->step_pairs;
+    return st;
+}
+
+static mk_transform body_pose(const mk_world *mw, int i)
+{
+    const ode_world *w = cself(mw);
+    const dReal *p, *R;
+    if (w->bodies[i]) {
+        p = dBodyGetPosition(w->bodies[i]);
+        R = dBodyGetRotation(w->bodies[i]);
+    } else {
+        p = dGeomGetPosition(w->geoms[i]);
+        R = dGeomGetRotation(w->geoms[i]);
+    }
+    mk_transform xf;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            xf.R.m[r][c] = R[4 * r + c];
+    xf.p = (mk_vec3){p[0], p[1], p[2]};
+    return xf;
+}
+
+static void body_velocity(const mk_world *mw, int i, mk_vec3 *lin, mk_vec3 *ang)
+{
+    const ode_world *w = cself(mw);
+    *lin = *ang = (mk_vec3){0, 0, 0};
+    if (!w->bodies[i])
+        return;
+    const dReal *v = dBodyGetLinearVel(w->bodies[i]), *a = dBodyGetAngularVel(w->bodies[i]);
+    *lin = (mk_vec3){v[0], v[1], v[2]};
+    *ang = (mk_vec3){a[0], a[1], a[2]};
+}
+
+static unsigned long long minkowski_calls(const mk_world *mw)
+{
+    return cself(mw)->minkowski ? mk_ode_get_stats().calls : 0;
+}
+
+static void destroy(mk_world *mw)
+{
+    ode_world *w = self(mw);
+    for (int i = 0; i < w->count; ++i)
+        if (dGeomGetClass(w->geoms[i]) == dConvexClass)
+            mk_ode_forget_convex(w->geoms[i]);
+    dJointGroupDestroy(w->joints);
+    dSpaceDestroy(w->space); /* destroys the geoms too (cleanup mode on) */
+    dWorldDestroy(w->world);
+    if (w->minkowski)
+        mk_ode_uninstall();
+    free(w->bodies);
+    free(w->geoms);
+    free(w);
+}
+
+static const mk_world_ops kOps = {add_ground, add_body, step, body_pose, body_velocity, minkowski_calls, destroy};
+
+mk_world *mk_ode_world_create(const mk_world_config *cfg)
+{
+    static int initialised = 0;
+    if (!cfg)
+        return NULL;
+    if (!initialised) {
+        dInitODE2(0);
+        dAllocateODEDataForThread(dAllocateMaskAll);
+        initialised = 1;
+    }
+    ode_world *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->base.ops = &kOps;
+    w->cfg = *cfg;
+    w->minkowski = cfg->narrowphase == MK_NARROWPHASE_MINKOWSKI;
+    if (w->minkowski) {
+        mk_ode_options o = mk_ode_default_options();
+        o.variant = cfg->variant;
+        o.contact_model = cfg->growth ? MK_ODE_MODEL_GROWTH : MK_ODE_MODEL_SIGNED_DISTANCE;
+        if (mk_ode_install(&o) != 0) {
+            free(w);
+            return NULL;
+        }
+        mk_ode_reset_stats();
+    }
+    w->world = dWorldCreate();
+    w->space = dHashSpaceCreate(0);
+    w->joints = dJointGroupCreate(0);
+    dWorldSetGravity(w->world, 0, 0, -cfg->gravity);
+    dWorldSetERP(w->world, 0.2);
+    dWorldSetCFM(w->world, 1e-5);
+    dWorldSetQuickStepNumIterations(w->world, 20);
+    dWorldSetContactSurfaceLayer(w->world, 0.001);
+    dWorldSetContactMaxCorrectingVel(w->world, 10);
+    dWorldSetAutoDisableFlag(w->world, 1);
+    return &w->base;
+}
