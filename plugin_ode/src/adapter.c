@@ -46,6 +46,16 @@ typedef struct convex_entry {
 
 #define TOMBSTONE ((dGeomID)(uintptr_t)1)
 
+/* Warm-start caches per geom pair: ODE has no per-pair object, so a
+ * direct-mapped table keyed by the ordered pair (a collision evicts: bounded
+ * memory, a miss is only a cold start). */
+#define PAIR_CACHE_SIZE 8192
+typedef struct pair_cache {
+    dGeomID a, b;
+    mk_gjk_cache gjk;
+    mk_growth_cache growth;
+} pair_cache;
+
 static struct {
     int installed;
     int classes_made;
@@ -55,7 +65,24 @@ static struct {
     mk_ode_stats stats;
     convex_entry *table;
     size_t cap, used; /* used counts live + tombstones */
+    pair_cache *pairs;
 } G;
+
+static pair_cache *cache_for(dGeomID a, dGeomID b)
+{
+    if (!G.pairs) {
+        G.pairs = calloc(PAIR_CACHE_SIZE, sizeof *G.pairs);
+        if (!G.pairs)
+            return NULL;
+    }
+    uintptr_t h = ((uintptr_t)a >> 4) * 0x9E3779B97F4A7C15ull ^ ((uintptr_t)b >> 4) * 0xC2B2AE3D27D4EB4Full;
+    pair_cache *c = &G.pairs[(h >> 17) & (PAIR_CACHE_SIZE - 1)];
+    if (c->a != a || c->b != b) {
+        memset(c, 0, sizeof *c);
+        c->a = a, c->b = b;
+    }
+    return c;
+}
 
 /* ------------------------------------------------------------ dConvex side table */
 
@@ -370,9 +397,11 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         return 0;
     }
     mk_pair pair = {sa, xa, sb, xb};
+    pair_cache *pc = cache_for(o1, o2);
+    mk_gjk_cache *gc = pc ? &pc->gjk : NULL;
     if (boolean) {
         mk_gjk_intersect_result ir;
-        mk_status bs = mk_gjk_intersect(&pair, &G.settings.gjk, NULL, &ir);
+        mk_status bs = mk_gjk_intersect(&pair, &G.settings.gjk, gc, &ir);
         if (bs >= MK_INVALID_INPUT) {
             ++G.stats.failures;
             return 0;
@@ -383,11 +412,11 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     mk_status st = MK_INVALID_INPUT;
     if (G.options.contact_model == MK_ODE_MODEL_GROWTH) {
         mk_growth_input in = {pair, ca, cb, 0, 0};
-        st = mk_collide_growth(&in, &G.settings, NULL, &m);
+        st = mk_collide_growth(&in, &G.settings, pc ? &pc->growth : NULL, &m);
         if (st == MK_GROWTH_DEGENERATE) /* no ball about a centre: signed distance instead */
-            st = mk_collide(&pair, &G.settings, NULL, &m);
+            st = mk_collide(&pair, &G.settings, gc, &m);
     } else {
-        st = mk_collide(&pair, &G.settings, NULL, &m);
+        st = mk_collide(&pair, &G.settings, gc, &m);
     }
     if (st >= MK_INVALID_INPUT) {
         ++G.stats.failures;
@@ -537,7 +566,7 @@ int mk_ode_install(const mk_ode_options *options)
     G.settings.gjk.variant = o.variant;
     G.settings.gjk.normalize_dir = o.normalize_dir;
     G.settings.gjk.tolerance = o.tolerance;
-    G.settings.gjk.init = MK_GJK_INIT_BOUNDS; /* no per-pair object in ODE to keep a cache */
+    G.settings.gjk.init = MK_GJK_INIT_CACHE;
     for (int i = 0; i < 6; ++i)
         for (int j = i; j < 6; ++j) {
             if (!(o.pairs & kStockBit[i]) || !(o.pairs & kStockBit[j]))
@@ -559,6 +588,8 @@ void mk_ode_uninstall(void)
     mk_ode_stock_finit_colliders();
     mk_ode_stock_init_colliders();
     route_our_classes();
+    free(G.pairs); /* geoms may be recycled at the same addresses later */
+    G.pairs = NULL;
     G.installed = 0;
 }
 
