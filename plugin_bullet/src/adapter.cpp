@@ -387,7 +387,12 @@ struct CreateFunc : public btCollisionAlgorithmCreateFunc {
                                                    const btCollisionObjectWrapper *w0,
                                                    const btCollisionObjectWrapper *w1) override
     {
-        void *mem = ci.m_dispatcher1->allocateCollisionAlgorithm(sizeof(MkAlgorithm));
+        // Not allocateCollisionAlgorithm: Bullet's pool hands out fixed-size
+        // elements sized for the stock algorithms and does not check the size
+        // in release builds; ours is larger (warm-start caches), and writing
+        // past the element corrupted its neighbours. freeCollisionAlgorithm
+        // releases memory outside the pool with btAlignedFree.
+        void *mem = btAlignedAlloc(sizeof(MkAlgorithm), 16);
         return new (mem) MkAlgorithm(ci, w0, w1, m_ctx);
     }
     mk_bullet_context *m_ctx;
