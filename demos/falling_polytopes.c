@@ -237,10 +237,19 @@ static void build_bin(scene *sc, int n, unsigned long long seed)
             b->desc.kind = MK_BODY_HULL;
             b->desc.num_points = 8 + (int)(rnd() * 33);
             mk_vec3 ax = {uniform(0.6, 1.0), uniform(0.6, 1.0), uniform(0.6, 1.0)};
+            mk_vec3 mean = {0, 0, 0};
             for (int k = 0; k < b->desc.num_points; ++k) {
                 double z = uniform(-1, 1), t = uniform(0, 2 * MK_PI), r = sqrt(1 - z * z);
                 b->points[k] = (mk_vec3){s * ax.x * r * cos(t), s * ax.y * r * sin(t), s * ax.z * z};
+                mean = (mk_vec3){mean.x + b->points[k].x, mean.y + b->points[k].y, mean.z + b->points[k].z};
             }
+            /* body frame at the points' mean: inside the hull (a few random
+             * surface points can leave the sphere's centre outside it, which
+             * ODE's dConvex and the bodies' mass frames do not expect) */
+            for (int k = 0; k < b->desc.num_points; ++k)
+                b->points[k] = (mk_vec3){b->points[k].x - mean.x / b->desc.num_points,
+                                         b->points[k].y - mean.y / b->desc.num_points,
+                                         b->points[k].z - mean.z / b->desc.num_points};
         } else if (kind < 7) {
             b->desc.kind = MK_BODY_BOX;
             b->desc.size[0] = s * uniform(0.5, 1), b->desc.size[1] = s * uniform(0.5, 1), b->desc.size[2] = s * uniform(0.5, 1);
