@@ -10,32 +10,124 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ODE builds its collider table in dInitColliders (C++, exported). Uninstall
- * reruns it: the only way back to the stock routing, as ODE has no getter. */
-extern void mk_ode_stock_init_colliders(void) __asm__("_Z14dInitCollidersv");
-extern void mk_ode_stock_finit_colliders(void) __asm__("_Z15dFinitCollidersv");
-/* The stock colliders of dConvex pairs (libccd MPR in Debian's build), used for
- * a dConvex whose geometry the adapter was never told. */
-extern int mk_ode_stock_convex_box(dGeomID, dGeomID, int, dContactGeom *, int) __asm__(
-    "_Z20dCollideConvexBoxCCDP6dxGeomS0_iP12dContactGeomi");
-extern int mk_ode_stock_convex_sphere(dGeomID, dGeomID, int, dContactGeom *, int) __asm__(
-    "_Z23dCollideConvexSphereCCDP6dxGeomS0_iP12dContactGeomi");
-extern int mk_ode_stock_convex_capsule(dGeomID, dGeomID, int, dContactGeom *, int) __asm__(
-    "_Z24dCollideConvexCapsuleCCDP6dxGeomS0_iP12dContactGeomi");
-extern int mk_ode_stock_convex_cylinder(dGeomID, dGeomID, int, dContactGeom *, int) __asm__(
-    "_Z25dCollideConvexCylinderCCDP6dxGeomS0_iP12dContactGeomi");
-extern int mk_ode_stock_convex_convex(dGeomID, dGeomID, int, dContactGeom *, int) __asm__(
-    "_Z23dCollideConvexConvexCCDP6dxGeomS0_iP12dContactGeomi");
-extern int mk_ode_stock_convex_plane(dGeomID, dGeomID, int, dContactGeom *, int) __asm__(
-    "_Z19dCollideConvexPlaneP6dxGeomS0_iP12dContactGeomi");
+/* ------------------------------------------------------------ ODE's stock colliders */
+
+/* ODE's collider functions and its collider-table initialiser are C++ symbols
+ * with external linkage (nm -D libode.so) and no C declaration: bound here by
+ * their mangled names (Itanium C++ ABI: GCC and Clang). */
+#define STOCK(name, mangled) extern int name(dGeomID, dGeomID, int, dContactGeom *, int) __asm__(mangled)
+STOCK(stock_sphere_sphere, "_Z20dCollideSphereSphereP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_sphere_box, "_Z17dCollideSphereBoxP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_sphere_plane, "_Z19dCollideSpherePlaneP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_box_box, "_Z14dCollideBoxBoxP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_box_plane, "_Z16dCollideBoxPlaneP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_capsule_sphere, "_Z21dCollideCapsuleSphereP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_capsule_box, "_Z18dCollideCapsuleBoxP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_capsule_capsule, "_Z22dCollideCapsuleCapsuleP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_capsule_plane, "_Z20dCollideCapsulePlaneP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_cylinder_box, "_Z19dCollideCylinderBoxP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_cylinder_sphere, "_Z22dCollideCylinderSphereP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_cylinder_plane, "_Z21dCollideCylinderPlaneP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_cylinder_cylinder, "_Z24dCollideCylinderCylinderP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_capsule_cylinder, "_Z23dCollideCapsuleCylinderP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_convex_box, "_Z20dCollideConvexBoxCCDP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_convex_capsule, "_Z24dCollideConvexCapsuleCCDP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_convex_cylinder, "_Z25dCollideConvexCylinderCCDP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_convex_sphere, "_Z23dCollideConvexSphereCCDP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_convex_convex, "_Z23dCollideConvexConvexCCDP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_convex_plane, "_Z19dCollideConvexPlaneP6dxGeomS0_iP12dContactGeomi");
+extern void stock_init_colliders(void) __asm__("_Z14dInitCollidersv");
+extern void stock_finit_colliders(void) __asm__("_Z15dFinitCollidersv");
+
+/* The stock routing of every pair among the six kinds the adapter takes over,
+ * as ODE 0.16.2 built by Debian (libccd on) sets it up: fn(geom of `first`,
+ * geom of `second`). Box-cylinder is ODE's native collider there, not libccd's;
+ * the ode suite checks this table against dCollide in a fresh process. */
+typedef struct stock_route {
+    int first, second;
+    dColliderFn *fn;
+} stock_route;
+
+static const stock_route kStockRoutes[] = {
+    {dSphereClass, dSphereClass, stock_sphere_sphere},
+    {dSphereClass, dBoxClass, stock_sphere_box},
+    {dSphereClass, dPlaneClass, stock_sphere_plane},
+    {dBoxClass, dBoxClass, stock_box_box},
+    {dBoxClass, dPlaneClass, stock_box_plane},
+    {dCapsuleClass, dSphereClass, stock_capsule_sphere},
+    {dCapsuleClass, dBoxClass, stock_capsule_box},
+    {dCapsuleClass, dCapsuleClass, stock_capsule_capsule},
+    {dCapsuleClass, dPlaneClass, stock_capsule_plane},
+    {dCylinderClass, dBoxClass, stock_cylinder_box},
+    {dCylinderClass, dSphereClass, stock_cylinder_sphere},
+    {dCylinderClass, dPlaneClass, stock_cylinder_plane},
+    {dCylinderClass, dCylinderClass, stock_cylinder_cylinder},
+    {dCapsuleClass, dCylinderClass, stock_capsule_cylinder},
+    {dConvexClass, dBoxClass, stock_convex_box},
+    {dConvexClass, dCapsuleClass, stock_convex_capsule},
+    {dConvexClass, dCylinderClass, stock_convex_cylinder},
+    {dConvexClass, dSphereClass, stock_convex_sphere},
+    {dConvexClass, dConvexClass, stock_convex_convex},
+    {dConvexClass, dPlaneClass, stock_convex_plane},
+};
+
+dColliderFn *mk_ode_stock_collider(int class1, int class2, int *reverse)
+{
+    for (size_t i = 0; i < sizeof kStockRoutes / sizeof kStockRoutes[0]; ++i) {
+        const stock_route *r = &kStockRoutes[i];
+        if (r->first == class1 && r->second == class2) {
+            if (reverse)
+                *reverse = 0;
+            return r->fn;
+        }
+        if (r->first == class2 && r->second == class1) {
+            if (reverse)
+                *reverse = 1;
+            return r->fn;
+        }
+    }
+    if (reverse)
+        *reverse = 0;
+    return NULL;
+}
+
+/* Flips contacts [0, n) the way dCollide does for a reversed call. */
+static void flip_contacts(dContactGeom *c, int n, int skip)
+{
+    for (int i = 0; i < n; ++i) {
+        dContactGeom *g = (dContactGeom *)((char *)c + (size_t)i * (size_t)skip);
+        g->normal[0] = -g->normal[0], g->normal[1] = -g->normal[1], g->normal[2] = -g->normal[2];
+        dGeomID t = g->g1;
+        g->g1 = g->g2, g->g2 = t;
+        int s = g->side1;
+        g->side1 = g->side2, g->side2 = s;
+    }
+}
+
+/* The stock answer for (o1, o2) in ODE's conventions (g1 = o1). */
+static int stock_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *c, int skip)
+{
+    int reverse = 0;
+    dColliderFn *fn = mk_ode_stock_collider(dGeomGetClass(o1), dGeomGetClass(o2), &reverse);
+    if (!fn)
+        return 0;
+    if (!reverse)
+        return fn(o1, o2, flags, c, skip);
+    int n = fn(o2, o1, flags, c, skip);
+    flip_contacts(c, n, skip);
+    return n;
+}
 
 /* ------------------------------------------------------------ state */
 
-typedef struct geom_data { /* class data of the minkowski geom classes */
+/* Class data of the minkowski geom classes. */
+typedef struct geom_data {
     mk_shape shape;
-    mk_hull *hull;
+    mk_hull *hull; /* owned (hull class) */
+    int aabb_hint[6];
 } geom_data;
 
+/* Side-table entry of a registered dConvex. */
 typedef struct convex_entry {
     dGeomID key; /* NULL: empty; TOMBSTONE: removed */
     mk_hull *hull;
@@ -56,15 +148,21 @@ typedef struct pair_cache {
     mk_growth_cache growth;
 } pair_cache;
 
+/* The six stock kinds, in the order of the MK_ODE_* bits. */
+#define NUM_KINDS 6
+static const int kKindClass[NUM_KINDS] = {dBoxClass, dSphereClass, dCapsuleClass, dCylinderClass, dConvexClass,
+                                          dPlaneClass};
+
 static struct {
     int installed;
     int classes_made;
     int cone_class, ellipsoid_class, hull_class;
+    unsigned char overridden[NUM_KINDS][NUM_KINDS]; /* stock cells install changed */
     mk_ode_options options;
     mk_collide_settings settings;
     mk_ode_stats stats;
     convex_entry *table;
-    size_t cap, used; /* used counts live + tombstones */
+    size_t cap, used; /* used counts live entries + tombstones */
     pair_cache *pairs;
 } G;
 
@@ -110,6 +208,7 @@ static void free_entry(convex_entry *e)
     memset(e, 0, sizeof *e);
 }
 
+/* Open addressing with linear probing; grows (dropping tombstones) at half load. */
 static convex_entry *insert_convex(dGeomID g)
 {
     convex_entry *e = find_convex(g);
@@ -118,7 +217,7 @@ static convex_entry *insert_convex(dGeomID g)
         e->key = g;
         return e;
     }
-    if ((G.used + 1) * 2 > G.cap) { /* grow (and drop tombstones) at half load */
+    if ((G.used + 1) * 2 > G.cap) {
         size_t cap = G.cap ? G.cap * 2 : 64;
         convex_entry *t = calloc(cap, sizeof *t);
         if (!t)
@@ -190,6 +289,9 @@ int mk_ode_register_convex(dGeomID g, const dReal *points, int count)
     return 0;
 }
 
+/* dConvex wants planes (n, d) with <n, x> = d, the points, and per face its
+ * vertex count then its vertex indices, counter-clockwise seen from outside:
+ * exactly Qhull's hull as mk_hull keeps it. */
 dGeomID mk_ode_create_convex(dSpaceID space, const dReal *points, int count)
 {
     mk_hull *h = hull_of(points, count);
@@ -236,9 +338,21 @@ static int is_ours(int cls)
     return G.classes_made && (cls == G.cone_class || cls == G.ellipsoid_class || cls == G.hull_class);
 }
 
-/* The core shape of a geom (tmp holds primitives), its pose and its centre
- * for the growth model (local). Returns 0 when the geom is not translatable. */
-static int shape_of(dGeomID g, mk_shape *tmp, const mk_shape **out, mk_transform *xf, mk_vec3 *centre)
+static mk_transform pose_of(dGeomID g)
+{
+    const dReal *p = dGeomGetPosition(g), *R = dGeomGetRotation(g);
+    mk_transform xf;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            xf.R.m[r][c] = R[4 * r + c];
+    xf.p = (mk_vec3){p[0], p[1], p[2]};
+    return xf;
+}
+
+/* The core shape of a geom (primitives are built in tmp), its pose, and its
+ * local centre for the growth model. Returns 0 when the geom is not one the
+ * adapter can translate (or its sizes are invalid). */
+static int shape_of(dGeomID g, mk_shape *tmp, mk_transform *xf, mk_vec3 *centre)
 {
     int cls = dGeomGetClass(g);
     *centre = (mk_vec3){0, 0, 0};
@@ -264,7 +378,7 @@ static int shape_of(dGeomID g, mk_shape *tmp, const mk_shape **out, mk_transform
         break;
     }
     case dConvexClass: {
-        convex_entry *e = find_convex(g);
+        const convex_entry *e = find_convex(g);
         if (!e)
             return 0;
         *tmp = e->shape;
@@ -272,7 +386,7 @@ static int shape_of(dGeomID g, mk_shape *tmp, const mk_shape **out, mk_transform
         st = MK_OK;
         break;
     }
-    default:
+    default: {
         if (!is_ours(cls))
             return 0;
         const geom_data *d = dGeomGetClassData(g);
@@ -282,21 +396,17 @@ static int shape_of(dGeomID g, mk_shape *tmp, const mk_shape **out, mk_transform
         st = MK_OK;
         break;
     }
+    }
     if (st != MK_OK)
         return 0;
-    *out = tmp;
-    const dReal *p = dGeomGetPosition(g), *R = dGeomGetRotation(g);
-    for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c)
-            xf->R.m[r][c] = R[4 * r + c];
-    xf->p = (mk_vec3){p[0], p[1], p[2]};
+    *xf = pose_of(g);
     return 1;
 }
 
 /* ------------------------------------------------------------ the collider */
 
 /* Writes the manifold's penetrating points (depth >= 0) as ODE contacts with
- * normal `sign * m->normal`. */
+ * normal `sign * m->normal`, at most `max`, `skip` bytes apart. */
 static int emit(const mk_manifold *m, double sign, dGeomID o1, dGeomID o2, int max, dContactGeom *c, int skip)
 {
     int n = 0;
@@ -316,48 +426,44 @@ static int emit(const mk_manifold *m, double sign, dGeomID o1, dGeomID o2, int m
     return n;
 }
 
-/* Calls a stock dConvex collider that wants the dConvex first; flips the
- * contacts back when the dConvex was o2 (what ODE's own reversal does). */
-static int stock_convex(dGeomID o1, dGeomID o2, int flags, dContactGeom *c, int skip)
+static int fail(void)
 {
-    int c1 = dGeomGetClass(o1), c2 = dGeomGetClass(o2);
-    int swap = c1 != dConvexClass;
-    dGeomID cv = swap ? o2 : o1, other = swap ? o1 : o2;
-    int oc = swap ? c1 : c2;
-    int (*fn)(dGeomID, dGeomID, int, dContactGeom *, int) = NULL;
-    switch (oc) {
-    case dBoxClass: fn = mk_ode_stock_convex_box; break;
-    case dSphereClass: fn = mk_ode_stock_convex_sphere; break;
-    case dCapsuleClass: fn = mk_ode_stock_convex_capsule; break;
-    case dCylinderClass: fn = mk_ode_stock_convex_cylinder; break;
-    case dConvexClass: fn = mk_ode_stock_convex_convex; break;
-    case dPlaneClass: fn = mk_ode_stock_convex_plane; break;
-    default: return 0;
-    }
-    int n = fn(cv, other, flags, c, skip);
-    if (swap) {
-        for (int i = 0; i < n; ++i) {
-            dContactGeom *g = (dContactGeom *)((char *)c + (size_t)i * (size_t)skip);
-            g->normal[0] = -g->normal[0], g->normal[1] = -g->normal[1], g->normal[2] = -g->normal[2];
-            dGeomID t = g->g1;
-            g->g1 = g->g2, g->g2 = t;
-            int s = g->side1;
-            g->side1 = g->side2, g->side2 = s;
-        }
-    }
-    return n;
+    ++G.stats.failures;
+    return 0;
+}
+
+/* A shape against a dPlane (the half-space <n, x> <= d). */
+static int collide_plane(dGeomID o1, dGeomID o2, int max, dContactGeom *contact, int skip)
+{
+    const int plane_first = dGeomGetClass(o1) == dPlaneClass;
+    dGeomID pg = plane_first ? o1 : o2, sg = plane_first ? o2 : o1;
+    mk_shape s;
+    mk_transform xf;
+    mk_vec3 centre;
+    if (!shape_of(sg, &s, &xf, &centre))
+        return fail();
+    dVector4 pl;
+    dGeomPlaneGetParams(pg, pl);
+    mk_manifold m;
+    if (mk_collide_plane(&s, &xf, (mk_vec3){pl[0], pl[1], pl[2]}, pl[3], &G.settings, &m) >= MK_INVALID_INPUT)
+        return fail();
+    /* m.normal: shape -> half-space; ODE's: from g2 into g1. */
+    return emit(&m, plane_first ? 1.0 : -1.0, o1, o2, max, contact, skip);
 }
 
 static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
 {
+    if (skip < (int)sizeof(dContactGeom))
+        return fail();
     int max = flags & 0xffff;
     if (max < 1)
         max = 1;
-    int c1 = dGeomGetClass(o1), c2 = dGeomGetClass(o2);
-    /* A dConvex nobody registered: the stock collider answers. */
-    if ((c1 == dConvexClass && !find_convex(o1)) || (c2 == dConvexClass && !find_convex(o2)))
-        return stock_convex(o1, o2, flags, contact, skip);
-
+    const int c1 = dGeomGetClass(o1), c2 = dGeomGetClass(o2);
+    /* A dConvex nobody registered: no geometry to read, the stock collider answers. */
+    if ((c1 == dConvexClass && !find_convex(o1)) || (c2 == dConvexClass && !find_convex(o2))) {
+        ++G.stats.stock_fallbacks;
+        return stock_collide(o1, o2, flags, contact, skip);
+    }
     ++G.stats.calls;
     if (c1 >= 0 && c1 < dGeomNumClasses)
         ++G.stats.calls_by_class[c1];
@@ -368,48 +474,29 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         ++G.stats.boolean_calls;
         max = 1;
     }
-    mk_manifold m;
-    mk_shape ta, tb;
-    const mk_shape *sa, *sb;
+    if (c1 == dPlaneClass || c2 == dPlaneClass)
+        return collide_plane(o1, o2, max, contact, skip);
+
+    mk_shape sa, sb;
     mk_vec3 ca, cb;
-    mk_transform xa, xb;
-
-    if (c1 == dPlaneClass || c2 == dPlaneClass) {
-        int plane_first = c1 == dPlaneClass;
-        dGeomID pg = plane_first ? o1 : o2, sg = plane_first ? o2 : o1;
-        if (!shape_of(sg, &ta, &sa, &xa, &ca)) {
-            ++G.stats.failures;
-            return 0;
-        }
-        dVector4 pl;
-        dGeomPlaneGetParams(pg, pl);
-        mk_status st = mk_collide_plane(sa, &xa, (mk_vec3){pl[0], pl[1], pl[2]}, pl[3], &G.settings, &m);
-        if (st >= MK_INVALID_INPUT) {
-            ++G.stats.failures;
-            return 0;
-        }
-        /* m.normal: shape -> half-space. ODE: from g2 into g1. */
-        return emit(&m, plane_first ? 1.0 : -1.0, o1, o2, max, contact, skip);
-    }
-
-    if (!shape_of(o1, &ta, &sa, &xa, &ca) || !shape_of(o2, &tb, &sb, &xb, &cb)) {
-        ++G.stats.failures;
-        return 0;
-    }
-    mk_pair pair = {sa, xa, sb, xb};
+    mk_pair pair;
+    if (!shape_of(o1, &sa, &pair.xf_a, &ca) || !shape_of(o2, &sb, &pair.xf_b, &cb))
+        return fail();
+    pair.a = &sa, pair.b = &sb;
     pair_cache *pc = cache_for(o1, o2);
     mk_gjk_cache *gc = pc ? &pc->gjk : NULL;
+    /* Any contact will do: the Boolean query with early exit says whether there
+     * is one; only then is a contact computed. */
     if (boolean) {
         mk_gjk_intersect_result ir;
         mk_status bs = mk_gjk_intersect(&pair, &G.settings.gjk, gc, &ir);
-        if (bs >= MK_INVALID_INPUT) {
-            ++G.stats.failures;
-            return 0;
-        }
+        if (bs >= MK_INVALID_INPUT)
+            return fail();
         if (bs == MK_GJK_SEPARATED)
             return 0;
     }
-    mk_status st = MK_INVALID_INPUT;
+    mk_manifold m;
+    mk_status st;
     if (G.options.contact_model == MK_ODE_MODEL_GROWTH) {
         mk_growth_input in = {pair, ca, cb, 0, 0};
         st = mk_collide_growth(&in, &G.settings, pc ? &pc->growth : NULL, &m);
@@ -418,10 +505,8 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     } else {
         st = mk_collide(&pair, &G.settings, gc, &m);
     }
-    if (st >= MK_INVALID_INPUT) {
-        ++G.stats.failures;
-        return 0;
-    }
+    if (st >= MK_INVALID_INPUT)
+        return fail();
     return emit(&m, -1.0, o1, o2, max, contact, skip); /* m.normal: o1 -> o2 */
 }
 
@@ -429,30 +514,24 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
 
 static dColliderFn *class_collider(int num)
 {
-    switch (num) {
-    case dBoxClass:
-    case dSphereClass:
-    case dCapsuleClass:
-    case dCylinderClass:
-    case dConvexClass:
-    case dPlaneClass: return mk_collider;
-    default: return is_ours(num) ? mk_collider : NULL;
-    }
+    for (int k = 0; k < NUM_KINDS; ++k)
+        if (num == kKindClass[k])
+            return mk_collider;
+    return is_ours(num) ? mk_collider : NULL;
 }
 
+/* Exact world box: along each world axis, the shape's support in the local
+ * direction that axis maps to (a row of R), plus the rounding radius. */
 static void class_aabb(dGeomID g, dReal aabb[6])
 {
-    const geom_data *d = dGeomGetClassData(g);
-    mk_vec3 lo, hi;
-    mk_shape_local_aabb(&d->shape, &lo, &hi);
-    mk_vec3 c = {0.5 * (lo.x + hi.x), 0.5 * (lo.y + hi.y), 0.5 * (lo.z + hi.z)};
-    mk_vec3 e = {0.5 * (hi.x - lo.x), 0.5 * (hi.y - lo.y), 0.5 * (hi.z - lo.z)};
+    geom_data *d = dGeomGetClassData(g);
     const dReal *p = dGeomGetPosition(g), *R = dGeomGetRotation(g);
     for (int r = 0; r < 3; ++r) {
-        double mid = p[r] + R[4 * r] * c.x + R[4 * r + 1] * c.y + R[4 * r + 2] * c.z;
-        double ext = fabs(R[4 * r]) * e.x + fabs(R[4 * r + 1]) * e.y + fabs(R[4 * r + 2]) * e.z;
-        aabb[2 * r] = mid - ext;
-        aabb[2 * r + 1] = mid + ext;
+        const mk_vec3 row = {R[4 * r], R[4 * r + 1], R[4 * r + 2]};
+        const mk_vec3 hi = mk_shape_support(&d->shape, row, &d->aabb_hint[2 * r + 1]);
+        const mk_vec3 lo = mk_shape_support(&d->shape, (mk_vec3){-row.x, -row.y, -row.z}, &d->aabb_hint[2 * r]);
+        aabb[2 * r] = p[r] + row.x * lo.x + row.y * lo.y + row.z * lo.z - d->shape.radius;
+        aabb[2 * r + 1] = p[r] + row.x * hi.x + row.y * hi.y + row.z * hi.z + d->shape.radius;
     }
 }
 
@@ -463,16 +542,15 @@ static void class_dtor(dGeomID g)
     d->hull = NULL;
 }
 
-static int make_classes(void)
+static void make_classes(void)
 {
     if (G.classes_made)
-        return 0;
+        return;
     dGeomClass c = {(int)sizeof(geom_data), class_collider, class_aabb, NULL, class_dtor};
     G.cone_class = dCreateGeomClass(&c);
     G.ellipsoid_class = dCreateGeomClass(&c);
     G.hull_class = dCreateGeomClass(&c);
     G.classes_made = 1;
-    return 0;
 }
 
 int mk_ode_cone_class(void) { return G.classes_made ? G.cone_class : -1; }
@@ -487,8 +565,6 @@ static dGeomID make_geom(int cls, dSpaceID space, const mk_shape *s, mk_hull *hu
     geom_data *d = dGeomGetClassData(g);
     d->shape = *s;
     d->hull = hull;
-    if (hull)
-        d->shape.u.hull.hull = hull;
     if (space)
         dSpaceAdd(space, g);
     return g;
@@ -512,16 +588,15 @@ dGeomID mk_ode_create_ellipsoid(dSpaceID space, dReal a, dReal b, dReal c)
 
 dGeomID mk_ode_create_hull(dSpaceID space, const dReal *points, int count)
 {
+    if (!G.classes_made)
+        return NULL;
     mk_hull *h = hull_of(points, count);
     mk_shape s;
     if (!h || mk_shape_hull(&s, h, 0) != MK_OK) {
         mk_hull_destroy(h);
         return NULL;
     }
-    dGeomID g = make_geom(G.hull_class, space, &s, h);
-    if (!g)
-        mk_hull_destroy(h);
-    return g;
+    return make_geom(G.hull_class, space, &s, h);
 }
 
 /* ------------------------------------------------------------ install */
@@ -537,17 +612,14 @@ mk_ode_options mk_ode_default_options(void)
     return o;
 }
 
-static const int kStock[] = {dBoxClass, dSphereClass, dCapsuleClass, dCylinderClass, dConvexClass, dPlaneClass};
-static const unsigned kStockBit[] = {MK_ODE_BOX, MK_ODE_SPHERE, MK_ODE_CAPSULE, MK_ODE_CYLINDER, MK_ODE_CONVEX,
-                                     MK_ODE_PLANE};
-
-/* Our classes collide with every class we translate, through mk_collider. */
+/* Our classes collide with the six stock kinds and with each other through
+ * mk_collider, installed or not (ODE has nothing else for them). */
 static void route_our_classes(void)
 {
     const int ours[] = {G.cone_class, G.ellipsoid_class, G.hull_class};
     for (int i = 0; i < 3; ++i) {
-        for (int k = 0; k < 6; ++k)
-            dSetColliderOverride(ours[i], kStock[k], mk_collider);
+        for (int k = 0; k < NUM_KINDS; ++k)
+            dSetColliderOverride(ours[i], kKindClass[k], mk_collider);
         for (int j = 0; j < 3; ++j)
             dSetColliderOverride(ours[i], ours[j], mk_collider);
     }
@@ -560,37 +632,81 @@ int mk_ode_install(const mk_ode_options *options)
         !isfinite(o.tolerance) ||
         (o.contact_model != MK_ODE_MODEL_SIGNED_DISTANCE && o.contact_model != MK_ODE_MODEL_GROWTH))
         return -1;
+    if (G.installed) /* a second install replaces the first (the pairs mask may differ) */
+        mk_ode_uninstall();
     make_classes();
     G.options = o;
     G.settings = mk_collide_default_settings();
     G.settings.gjk.variant = o.variant;
-    G.settings.gjk.normalize_dir = o.normalize_dir;
+    G.settings.gjk.normalize_dir = o.normalize_dir ? 1 : 0;
     G.settings.gjk.tolerance = o.tolerance;
     G.settings.gjk.init = MK_GJK_INIT_CACHE;
-    for (int i = 0; i < 6; ++i)
-        for (int j = i; j < 6; ++j) {
-            if (!(o.pairs & kStockBit[i]) || !(o.pairs & kStockBit[j]))
+    memset(G.overridden, 0, sizeof G.overridden);
+    /* A pair is taken over when both kinds are in the mask (plane pairs need
+     * the plane bit and the other kind's). */
+    for (int i = 0; i < NUM_KINDS; ++i)
+        for (int j = i; j < NUM_KINDS; ++j) {
+            if (!(o.pairs & (1u << i)) || !(o.pairs & (1u << j)) || kKindClass[i] == dPlaneClass)
                 continue;
-            if (kStock[i] == dPlaneClass && kStock[j] == dPlaneClass)
-                continue;
-            /* plane pairs need the plane bit and the other kind's bit */
-            dSetColliderOverride(kStock[i], kStock[j], mk_collider);
+            dSetColliderOverride(kKindClass[i], kKindClass[j], mk_collider);
+            G.overridden[i][j] = 1;
         }
     route_our_classes();
     G.installed = 1;
     return 0;
 }
 
+/* Puts back the stock collider of every cell install changed, one by one. */
+static void restore_cells(void)
+{
+    for (int i = 0; i < NUM_KINDS; ++i)
+        for (int j = i; j < NUM_KINDS; ++j) {
+            if (!G.overridden[i][j])
+                continue;
+            int reverse = 0;
+            dColliderFn *fn = mk_ode_stock_collider(kKindClass[i], kKindClass[j], &reverse);
+            if (reverse)
+                dSetColliderOverride(kKindClass[j], kKindClass[i], fn);
+            else
+                dSetColliderOverride(kKindClass[i], kKindClass[j], fn);
+        }
+}
+
 void mk_ode_uninstall(void)
 {
     if (!G.installed)
         return;
-    mk_ode_stock_finit_colliders();
-    mk_ode_stock_init_colliders();
-    route_our_classes();
+    if (G.cone_class == dFirstUserClass) {
+        /* No geom class older than ours: ODE's own initialiser rebuilds its
+         * stock table exactly (including the argument order of same-class
+         * pairs, which dSetColliderOverride cannot set), then our classes get
+         * their routes back. */
+        stock_finit_colliders();
+        stock_init_colliders();
+        route_our_classes();
+    } else {
+        /* Another library's classes came first: rebuilding would drop their
+         * routes, so only the cells install changed are put back. */
+        restore_cells();
+    }
+    memset(G.overridden, 0, sizeof G.overridden);
     free(G.pairs); /* geoms may be recycled at the same addresses later */
     G.pairs = NULL;
     G.installed = 0;
+}
+
+void mk_ode_shutdown(void)
+{
+    mk_ode_uninstall();
+    for (size_t i = 0; i < G.cap; ++i)
+        if (G.table[i].key && G.table[i].key != TOMBSTONE)
+            free_entry(&G.table[i]);
+    free(G.table);
+    G.table = NULL;
+    G.cap = G.used = 0;
+    G.classes_made = 0;
+    G.cone_class = G.ellipsoid_class = G.hull_class = -1;
+    memset(&G.stats, 0, sizeof G.stats);
 }
 
 mk_ode_stats mk_ode_get_stats(void) { return G.stats; }

@@ -1,6 +1,8 @@
 /* ODE adapter suite: the overrides answer every pair kind with ODE's contact
  * conventions, flags and stride are honoured, uninstall gives the stock
- * colliders back, and scenes rest, stack and survive. */
+ * colliders back, the geom classes have exact AABBs, and scenes rest, stack
+ * and survive. Each test runs in its own process (Check's fork mode), so each
+ * starts from a fresh ODE. MK_SOAK=1 makes the bin scene longer and fuller. */
 #include <minkowski/minkowski.h>
 #include <minkowski/ode.h>
 
@@ -8,6 +10,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +23,40 @@ static void setup(void)
     dAllocateODEDataForThread(dAllocateMaskAll);
 }
 
+static void teardown(void)
+{
+    mk_ode_shutdown();
+    dCloseODE();
+}
+
+/* Fixed-seed generator (splitmix64). */
+static uint64_t g_rng = 0x5EED0DEull;
+static double rnd(void)
+{
+    uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+static void random_rotation(dMatrix3 R)
+{
+    dQuaternion q = {rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5};
+    dNormalize4(q);
+    dQtoR(q, R);
+}
+
 static const dReal kCube[24] = {-0.1, -0.1, -0.1, 0.1, -0.1, -0.1, -0.1, 0.1, -0.1, 0.1, 0.1, -0.1,
                                 -0.1, -0.1, 0.1,  0.1, -0.1, 0.1,  -0.1, 0.1, 0.1,  0.1, 0.1, 0.1};
 
-/* One geom of each kind the adapter handles (index 8 is the plane z = 0). */
+/* The same cube as a hand-made dConvex (the adapter is not told about it). */
+static dReal kCubePlanes[24] = {1, 0, 0, 0.1, -1, 0, 0, 0.1, 0, 1, 0, 0.1, 0, -1, 0, 0.1, 0, 0, 1, 0.1, 0, 0, -1, 0.1};
+static unsigned kCubePolys[30] = {4, 1, 3, 7, 5, 4, 0, 4, 6, 2, 4, 2, 6, 7, 3, 4, 0, 1, 5, 4, 4, 4, 5, 7, 6, 4, 0, 2, 3, 1};
+
+/* One geom of each kind: 0..4 the stock kinds box, sphere, capsule, cylinder,
+ * dConvex (registered), 5..7 minkowski's cone, ellipsoid, hull, 8 the plane z = 0. */
+enum { KIND_CONVEX = 4, KIND_PLANE = 8, NUM_KINDS = 9 };
 static dGeomID make_kind(int k)
 {
     switch (k) {
@@ -46,43 +79,61 @@ static void destroy_kind(dGeomID g)
     dGeomDestroy(g);
 }
 
-static void tilt(dGeomID g)
+/* Overlapping placement of a (kind i) and b (kind j): a tilted at the origin,
+ * b offset by (0.06, 0.01, 0.03); against the plane z = 0 the other geom sits
+ * 4 cm above it. */
+static void place_pair(dGeomID a, int i, dGeomID b, int j)
 {
-    dMatrix3 R;
-    dRFromAxisAndAngle(R, 0.3, 0.5, 0.2, 0.4);
-    dGeomSetRotation(g, R);
+    if (i != KIND_PLANE) {
+        dMatrix3 R;
+        dRFromAxisAndAngle(R, 0.3, 0.5, 0.2, 0.4);
+        dGeomSetRotation(a, R);
+        dGeomSetPosition(a, 0, 0, j == KIND_PLANE ? 0.04 : 0);
+    }
+    if (j != KIND_PLANE)
+        dGeomSetPosition(b, 0.06, 0.01, i == KIND_PLANE ? 0.04 : 0.03);
 }
 
+static dContactGeom *at(dContact *c, int k) { return &c[k].geom; }
+
+static int same_contacts(const dContact *x, const dContact *y, int n)
+{
+    for (int k = 0; k < n; ++k)
+        if (memcmp(&x[k].geom, &y[k].geom, sizeof(dContactGeom)))
+            return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------ routing and conventions */
+
 /* Every kind against every kind, both orders: answered by minkowski (the call
- * counter moves by one), contacts with depth >= 0, unit normals pointing from
- * g2 into g1, g1/g2 the arguments, sides -1. */
+ * counter moves by one, the per-class counters for both classes), contacts with
+ * depth >= 0, unit normals pointing from g2 into g1, g1/g2 the arguments,
+ * sides -1. */
 START_TEST(every_pair_kind)
 {
     setup();
     ck_assert_int_eq(mk_ode_install(NULL), 0);
     int pairs = 0;
-    for (int i = 0; i < 9; ++i)
-        for (int j = 0; j < 9; ++j) {
-            if (i == 8 && j == 8)
+    for (int i = 0; i < NUM_KINDS; ++i)
+        for (int j = 0; j < NUM_KINDS; ++j) {
+            if (i == KIND_PLANE && j == KIND_PLANE)
                 continue;
             dGeomID a = make_kind(i), b = make_kind(j);
             ck_assert_ptr_nonnull(a);
             ck_assert_ptr_nonnull(b);
-            if (i != 8) {
-                tilt(a);
-                dGeomSetPosition(a, 0, 0, j == 8 ? 0.04 : 0);
-            }
-            if (j != 8) {
-                dGeomSetPosition(b, 0.06, 0.01, i == 8 ? 0.04 : 0.03);
-            }
+            place_pair(a, i, b, j);
+            const int ca = dGeomGetClass(a), cb = dGeomGetClass(b);
             mk_ode_stats before = mk_ode_get_stats();
             dContact c[8];
             int n = dCollide(a, b, 8, &c[0].geom, (int)sizeof(dContact));
             mk_ode_stats after = mk_ode_get_stats();
             ck_assert_msg(after.calls == before.calls + 1, "pair %d/%d not answered by minkowski", i, j);
-            ck_assert_msg(n > 0, "pair %d/%d: no contact", i, j);
+            ck_assert(after.calls_by_class[ca] == before.calls_by_class[ca] + 1);
+            ck_assert(after.calls_by_class[cb] == before.calls_by_class[cb] + 1);
+            ck_assert_msg(n > 0 && n <= 4, "pair %d/%d: %d contacts", i, j, n);
             for (int k = 0; k < n; ++k) {
-                const dContactGeom *g = &c[k].geom;
+                const dContactGeom *g = at(c, k);
                 ck_assert(g->depth >= 0);
                 ck_assert_ptr_eq(g->g1, a);
                 ck_assert_ptr_eq(g->g2, b);
@@ -92,9 +143,9 @@ START_TEST(every_pair_kind)
                 ck_assert_double_eq_tol(len, 1, 1e-9);
                 /* from g2 into g1: against the offset of b from a */
                 double dir[3] = {0.06, 0.01, 0.03};
-                if (i == 8)
+                if (i == KIND_PLANE)
                     dir[0] = 0, dir[1] = 0, dir[2] = 1; /* a = plane below b */
-                if (j == 8)
+                if (j == KIND_PLANE)
                     dir[0] = 0, dir[1] = 0, dir[2] = -1; /* b = plane below a */
                 double dot = g->normal[0] * dir[0] + g->normal[1] * dir[1] + g->normal[2] * dir[2];
                 ck_assert_msg(dot < 0, "pair %d/%d: normal %g %g %g points from g1 to g2", i, j, g->normal[0],
@@ -107,15 +158,232 @@ START_TEST(every_pair_kind)
     mk_ode_stats st = mk_ode_get_stats();
     ck_assert_int_eq((int)st.calls, pairs);
     ck_assert_int_eq((int)st.failures, 0);
+    ck_assert_int_eq((int)st.stock_fallbacks, 0);
+    teardown();
+}
+END_TEST
+
+/* The adapter's table of ODE's stock routing (used by uninstall's fallback path
+ * and for unregistered dConvex) is what this libode really does: in a fresh
+ * process, dCollide and the table's function give bit-identical contacts for
+ * every pair of the six stock kinds, both orders. A different ODE build (other
+ * libccd switches) fails here first. */
+START_TEST(stock_routing_table)
+{
+    setup();
+    int checked = 0;
+    for (int i = 0; i < NUM_KINDS; ++i)
+        for (int j = 0; j < NUM_KINDS; ++j) {
+            if (i > KIND_CONVEX && i != KIND_PLANE)
+                continue;
+            if ((j > KIND_CONVEX && j != KIND_PLANE) || (i == KIND_PLANE && j == KIND_PLANE))
+                continue;
+            dGeomID a = make_kind(i), b = make_kind(j);
+            place_pair(a, i, b, j);
+            dContact x[8], y[8];
+            memset(x, 0, sizeof x), memset(y, 0, sizeof y);
+            int n = dCollide(a, b, 8, &x[0].geom, (int)sizeof(dContact));
+            int reverse = 0;
+            dColliderFn *fn = mk_ode_stock_collider(dGeomGetClass(a), dGeomGetClass(b), &reverse);
+            ck_assert_msg(fn != NULL, "pair %d/%d: no stock collider in the table", i, j);
+            int m = reverse ? fn(b, a, 8, &y[0].geom, (int)sizeof(dContact)) : fn(a, b, 8, &y[0].geom, (int)sizeof(dContact));
+            for (int k = 0; reverse && k < m; ++k) {
+                dContactGeom *g = at(y, k);
+                for (int d = 0; d < 3; ++d)
+                    g->normal[d] = -g->normal[d];
+                dGeomID t = g->g1;
+                g->g1 = g->g2, g->g2 = t;
+                int s = g->side1;
+                g->side1 = g->side2, g->side2 = s;
+            }
+            ck_assert_msg(n > 0, "pair %d/%d: the stock collider finds no contact", i, j);
+            ck_assert_msg(n == m && same_contacts(x, y, n), "pair %d/%d: the table differs from dCollide", i, j);
+            destroy_kind(a);
+            destroy_kind(b);
+            ++checked;
+        }
+    ck_assert_int_eq(checked, 35); /* 6 x 6 ordered pairs minus plane-plane */
+    ck_assert_ptr_null(mk_ode_stock_collider(dPlaneClass, dPlaneClass, NULL));
+    ck_assert_ptr_null(mk_ode_stock_collider(dRayClass, dBoxClass, NULL));
+    teardown();
+}
+END_TEST
+
+/* Records the stock answer of every stock pair (both orders) into out[35][8]. */
+static void record_stock_pairs(dContact out[35][8], int counts[35])
+{
+    int p = 0;
+    for (int i = 0; i < NUM_KINDS; ++i)
+        for (int j = 0; j < NUM_KINDS; ++j) {
+            if ((i > KIND_CONVEX && i != KIND_PLANE) || (j > KIND_CONVEX && j != KIND_PLANE) ||
+                (i == KIND_PLANE && j == KIND_PLANE))
+                continue;
+            dGeomID a = make_kind(i), b = make_kind(j);
+            /* make_kind's convex is registered: a hand-made registered copy would
+             * be the same; the geom addresses differ between calls, so g1/g2 are
+             * compared through their classes below */
+            place_pair(a, i, b, j);
+            memset(out[p], 0, sizeof out[p]);
+            counts[p] = dCollide(a, b, 8, &out[p][0].geom, (int)sizeof(dContact));
+            for (int k = 0; k < counts[p]; ++k)
+                at(out[p], k)->g1 = at(out[p], k)->g2 = NULL;
+            destroy_kind(a);
+            destroy_kind(b);
+            ++p;
+        }
+}
+
+/* Uninstall (no geom class older than minkowski's): every stock pair answers
+ * bit-identically to before the install (same-class pairs included), no
+ * minkowski call; the minkowski classes keep colliding through minkowski; a
+ * second install takes the pairs over again. A user override of a cell the
+ * adapter never touches is lost (documented: ODE's initialiser rebuilds the
+ * whole table). */
+START_TEST(uninstall_restores_stock)
+{
+    setup();
+    static dContact before[35][8], after[35][8], during[35][8];
+    int nb[35], na[35], nd[35];
+    record_stock_pairs(before, nb);
+    ck_assert_int_eq(mk_ode_install(NULL), 0);
+    ck_assert_int_eq(mk_ode_cone_class(), dFirstUserClass);
+    mk_ode_reset_stats();
+    record_stock_pairs(during, nd);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 35);
+    (void)during;
+    (void)nd;
+    dSetColliderOverride(dRayClass, dSphereClass, NULL); /* the user's own change elsewhere */
     mk_ode_uninstall();
-    dCloseODE();
+    mk_ode_reset_stats();
+    record_stock_pairs(after, na);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 0);
+    for (int p = 0; p < 35; ++p)
+        ck_assert_msg(na[p] == nb[p] && same_contacts(before[p], after[p], nb[p]), "stock pair %d changed", p);
+    /* the ray-sphere cell is ODE's again (the override above is gone) */
+    dGeomID ray = dCreateRay(0, 1), ball = dCreateSphere(0, 0.1);
+    dGeomRaySet(ray, 0, 0, 0.5, 0, 0, -1);
+    dContact c[8];
+    ck_assert_int_eq(dCollide(ray, ball, 8, &c[0].geom, (int)sizeof(dContact)), 1);
+    /* minkowski's classes still collide, through minkowski */
+    dGeomID cone = mk_ode_create_cone(0, 0.1, 0.2), floor = dCreatePlane(0, 0, 0, 1, 0);
+    dGeomSetPosition(cone, 0, 0, 0.09);
+    ck_assert_int_gt(dCollide(cone, floor, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 1);
+    /* installing again takes the dConvex pair over: a full face manifold */
+    dGeomID h1 = mk_ode_create_convex(0, kCube, 8), h2 = mk_ode_create_convex(0, kCube, 8);
+    dGeomSetPosition(h2, 0, 0, 0.19);
+    ck_assert_int_eq(dCollide(h1, h2, 8, &c[0].geom, (int)sizeof(dContact)), 1); /* stock MPR */
+    ck_assert_int_eq(mk_ode_install(NULL), 0);
+    ck_assert_int_eq(dCollide(h1, h2, 8, &c[0].geom, (int)sizeof(dContact)), 4);
+    destroy_kind(h1), destroy_kind(h2), dGeomDestroy(cone), dGeomDestroy(floor), dGeomDestroy(ray), dGeomDestroy(ball);
+    teardown();
+}
+END_TEST
+
+/* A geom class another library made before minkowski's keeps colliding after
+ * install and uninstall (uninstall then puts back only the cells it changed):
+ * mixed stock pairs are bit-identical to before, same-class pairs are answered
+ * by the stock function again (arguments swapped: equivalent, not identical). */
+static int foreign_calls;
+static int foreign_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *c, int skip)
+{
+    (void)flags, (void)skip;
+    ++foreign_calls;
+    c->pos[0] = c->pos[1] = c->pos[2] = 0;
+    c->normal[0] = c->normal[1] = 0, c->normal[2] = 1;
+    c->depth = 0.001;
+    c->g1 = o1, c->g2 = o2, c->side1 = c->side2 = -1;
+    return 1;
+}
+static dColliderFn *foreign_get(int num) { return num == dSphereClass ? foreign_collider : NULL; }
+static void foreign_aabb(dGeomID g, dReal aabb[6])
+{
+    (void)g;
+    for (int k = 0; k < 6; ++k)
+        aabb[k] = k % 2 ? 1 : -1;
+}
+
+START_TEST(uninstall_keeps_older_classes)
+{
+    setup();
+    dGeomClass fc = {8, foreign_get, foreign_aabb, NULL, NULL};
+    const int foreign = dCreateGeomClass(&fc);
+    ck_assert_int_eq(foreign, dFirstUserClass);
+    dGeomID f = dCreateGeom(foreign), ball = dCreateSphere(0, 0.1);
+    dContact c[8];
+    static dContact before[35][8], after[35][8];
+    int nb[35], na[35];
+    record_stock_pairs(before, nb);
+    ck_assert_int_eq(dCollide(f, ball, 8, &c[0].geom, (int)sizeof(dContact)), 1);
+    ck_assert_int_eq(mk_ode_install(NULL), 0);
+    ck_assert_int_eq(mk_ode_cone_class(), dFirstUserClass + 1);
+    ck_assert_int_eq(dCollide(f, ball, 8, &c[0].geom, (int)sizeof(dContact)), 1);
+    mk_ode_uninstall();
+    ck_assert_int_eq(dCollide(f, ball, 8, &c[0].geom, (int)sizeof(dContact)), 1);
+    ck_assert_int_eq(foreign_calls, 3);
+    mk_ode_reset_stats();
+    record_stock_pairs(after, na);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 0);
+    int p = 0;
+    for (int i = 0; i < NUM_KINDS; ++i)
+        for (int j = 0; j < NUM_KINDS; ++j) {
+            if ((i > KIND_CONVEX && i != KIND_PLANE) || (j > KIND_CONVEX && j != KIND_PLANE) ||
+                (i == KIND_PLANE && j == KIND_PLANE))
+                continue;
+            if (i != j)
+                ck_assert_msg(na[p] == nb[p] && same_contacts(before[p], after[p], nb[p]), "stock pair %d/%d changed", i, j);
+            else
+                ck_assert_msg(na[p] > 0, "same-class pair %d lost its collider", i);
+            ++p;
+        }
+    dGeomDestroy(f), dGeomDestroy(ball);
+    teardown();
+}
+END_TEST
+
+/* The pairs mask: with only dConvex and plane selected, convex-convex and
+ * convex-plane go to minkowski while box-box and convex-box (box not selected)
+ * stay ODE's (bit-identical to the stock function). A second install with
+ * everything replaces the first. */
+START_TEST(pairs_mask)
+{
+    setup();
+    mk_ode_options o = mk_ode_default_options();
+    o.pairs = MK_ODE_CONVEX | MK_ODE_PLANE;
+    ck_assert_int_eq(mk_ode_install(&o), 0);
+    dGeomID h1 = make_kind(KIND_CONVEX), h2 = make_kind(KIND_CONVEX), box = make_kind(0), box2 = make_kind(0);
+    dGeomID floor = make_kind(KIND_PLANE);
+    place_pair(h1, KIND_CONVEX, h2, KIND_CONVEX);
+    dGeomSetPosition(box, 0.05, 0, 0.1);
+    dGeomSetPosition(box2, 0.05, 0.02, 0.2);
+    dContact c[8], s[8];
+    mk_ode_reset_stats();
+    ck_assert_int_gt(dCollide(h1, h2, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_gt(dCollide(floor, h1, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 2);
+    memset(c, 0, sizeof c), memset(s, 0, sizeof s);
+    int n = dCollide(box, box2, 8, &c[0].geom, (int)sizeof(dContact));
+    ck_assert_int_gt(n, 0);
+    ck_assert_int_eq(mk_ode_stock_collider(dBoxClass, dBoxClass, NULL)(box, box2, 8, &s[0].geom, (int)sizeof(dContact)), n);
+    (void)s;
+    ck_assert_int_gt(dCollide(h1, box, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 2);
+    o.pairs = MK_ODE_ALL;
+    ck_assert_int_eq(mk_ode_install(&o), 0);
+    ck_assert_int_gt(dCollide(box, box2, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 3);
+    o.tolerance = -1;
+    ck_assert_int_eq(mk_ode_install(&o), -1);
+    destroy_kind(h1), destroy_kind(h2), dGeomDestroy(box), dGeomDestroy(box2), dGeomDestroy(floor);
+    teardown();
 }
 END_TEST
 
 /* Box resting 1 cm deep on a box: 4 contacts of depth 0.01 with normal +z
  * (from the lower box g2 into the upper g1); flags limit 2 gives 2; a stride of
- * two dContacts puts contact k at byte k * skip; CONTACTS_UNIMPORTANT gives one
- * contact through the Boolean query, none when apart. */
+ * two dContacts puts contact k at byte k * skip and leaves the rest alone;
+ * CONTACTS_UNIMPORTANT gives one contact through the Boolean query, none when
+ * apart. */
 START_TEST(flags_stride_and_boolean)
 {
     setup();
@@ -143,47 +411,251 @@ START_TEST(flags_stride_and_boolean)
     ck_assert_int_eq((int)(mk_ode_get_stats().boolean_calls - before.boolean_calls), 2);
     dGeomDestroy(top);
     dGeomDestroy(floor);
-    mk_ode_uninstall();
-    dCloseODE();
+    teardown();
 }
 END_TEST
 
-/* After uninstall the stock colliders answer: box-box through ODE's own SAT
- * (no minkowski call), dConvex pairs through libccd MPR (one contact), while
- * minkowski's own classes keep colliding through minkowski. */
-START_TEST(uninstall_restores_stock)
+/* ------------------------------------------------------------ hand-built contacts */
+
+/* Checks one hand-built pair both ways round: the count, every depth, the
+ * normal (from g2 into g1), g1/g2/sides, and that each position lies between
+ * the two surfaces: pos +- depth/2 * normal on each side of the contact. */
+static void check_pair(dGeomID a, dGeomID b, int count, double depth, const double n_ba[3], const char *what)
+{
+    for (int order = 0; order < 2; ++order) {
+        dGeomID g1 = order ? b : a, g2 = order ? a : b;
+        const double s = order ? -1 : 1; /* n_ba points from b into a */
+        dContact c[8];
+        memset(c, 0, sizeof c);
+        int n = dCollide(g1, g2, 8, &c[0].geom, (int)sizeof(dContact));
+        ck_assert_msg(n == count, "%s (order %d): %d contacts, expected %d", what, order, n, count);
+        for (int k = 0; k < n; ++k) {
+            const dContactGeom *g = at(c, k);
+            ck_assert_msg(fabs(g->depth - depth) < 1e-9, "%s: depth %.12g, expected %g", what, g->depth, depth);
+            for (int d = 0; d < 3; ++d)
+                ck_assert_msg(fabs(g->normal[d] - s * n_ba[d]) < 1e-9, "%s (order %d): normal %g %g %g", what, order,
+                              g->normal[0], g->normal[1], g->normal[2]);
+            ck_assert_ptr_eq(g->g1, g1);
+            ck_assert_ptr_eq(g->g2, g2);
+            ck_assert_int_eq(g->side1, -1);
+            ck_assert_int_eq(g->side2, -1);
+        }
+    }
+}
+
+/* Exact cases against closed forms (depths, normals), plus the stock
+ * colliders as an independent oracle on the pairs both can answer: sphere on
+ * plane, sphere-sphere, box edge on plane, cone base on plane, capsule lying
+ * on a box, ellipsoid on plane, cube hull on cube dConvex. */
+START_TEST(hand_built_contacts)
 {
     setup();
     ck_assert_int_eq(mk_ode_install(NULL), 0);
-    mk_ode_uninstall();
-    mk_ode_reset_stats();
-    dGeomID top = dCreateBox(0, 0.2, 0.2, 0.2), floor = dCreateBox(0, 1, 1, 0.2);
-    dGeomSetPosition(top, 0.1, 0, 0.19);
-    dContact c[8];
-    int n = dCollide(top, floor, 8, &c[0].geom, (int)sizeof(dContact));
-    ck_assert_int_gt(n, 0);
-    dGeomID h1 = mk_ode_create_convex(0, kCube, 8), h2 = mk_ode_create_convex(0, kCube, 8);
-    tilt(h1);
-    dGeomSetPosition(h2, 0.05, 0.02, 0.15);
-    n = dCollide(h1, h2, 8, &c[0].geom, (int)sizeof(dContact));
-    ck_assert_int_eq(n, 1); /* stock MPR: one contact */
-    ck_assert_int_eq((int)mk_ode_get_stats().calls, 0);
+    const double up[3] = {0, 0, 1};
+    dGeomID floor = dCreatePlane(0, 0, 0, 1, 0);
+    dContact c[8], s[8];
+
+    /* sphere r 0.1 centred at z 0.09: 1 cm into the ground, one contact */
+    dGeomID ball = dCreateSphere(0, 0.1);
+    dGeomSetPosition(ball, 0.3, -0.2, 0.09);
+    check_pair(ball, floor, 1, 0.01, up, "sphere-plane");
+    ck_assert_int_eq(dCollide(ball, floor, 8, &c[0].geom, (int)sizeof(dContact)), 1);
+    ck_assert_double_eq_tol(c[0].geom.pos[0], 0.3, 1e-12);
+    ck_assert_double_eq_tol(c[0].geom.pos[1], -0.2, 1e-12);
+    ck_assert(c[0].geom.pos[2] > -0.01 - 1e-12 && c[0].geom.pos[2] < 1e-12);
+    ck_assert_int_eq(mk_ode_stock_collider(dSphereClass, dPlaneClass, NULL)(ball, floor, 8, &s[0].geom, (int)sizeof(dContact)), 1);
+    ck_assert_double_eq_tol(s[0].geom.depth, c[0].geom.depth, 1e-12);
+
+    /* two spheres r 0.1, centres 0.15 apart along u: depth 0.05, normal -u into the first */
+    dGeomID b2 = dCreateSphere(0, 0.1);
+    const double u[3] = {0.48, 0.6, 0.64}; /* unit */
+    dGeomSetPosition(b2, 0.3 + 0.15 * u[0], -0.2 + 0.15 * u[1], 0.09 + 0.15 * u[2]);
+    const double mu[3] = {-u[0], -u[1], -u[2]};
+    check_pair(ball, b2, 1, 0.05, mu, "sphere-sphere");
+
+    /* box 0.2 x 0.2 x 0.2 turned 45 degrees about x, lowest edge 5 mm deep:
+     * two contacts (the edge ends), depth 0.005 each, as ODE's box-plane says */
+    dGeomID box = dCreateBox(0, 0.2, 0.2, 0.2);
+    dMatrix3 R;
+    dRFromAxisAndAngle(R, 1, 0, 0, PI / 4);
+    dGeomSetRotation(box, R);
+    dGeomSetPosition(box, 0, 0, 0.1 * sqrt(2.0) - 0.005);
+    check_pair(box, floor, 2, 0.005, up, "box edge-plane");
+    ck_assert_int_eq(mk_ode_stock_collider(dBoxClass, dPlaneClass, NULL)(box, floor, 8, &s[0].geom, (int)sizeof(dContact)), 2);
+    ck_assert_double_eq_tol(s[0].geom.depth, 0.005, 1e-9);
+
+    /* cone r 0.1, length 0.2, upright, base 2 mm deep: contacts on the rim,
+     * all 2 mm deep (4: the manifold's limit) */
     dGeomID cone = mk_ode_create_cone(0, 0.1, 0.2);
-    dGeomSetPosition(cone, 0.1, 0, 0.15);
-    ck_assert_int_gt(dCollide(cone, floor, 8, &c[0].geom, (int)sizeof(dContact)), 0);
-    ck_assert_int_eq((int)mk_ode_get_stats().calls, 1);
-    /* and installing again takes the dConvex pair over: a full manifold */
-    ck_assert_int_eq(mk_ode_install(NULL), 0);
-    dGeomSetPosition(h2, 0, 0, 0.19);
-    dGeomSetRotation(h1, (dReal[12]){1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0});
-    ck_assert_int_eq(dCollide(h1, h2, 8, &c[0].geom, (int)sizeof(dContact)), 4);
-    mk_ode_forget_convex(h1);
-    mk_ode_forget_convex(h2);
-    dGeomDestroy(h1), dGeomDestroy(h2), dGeomDestroy(cone), dGeomDestroy(top), dGeomDestroy(floor);
-    mk_ode_uninstall();
-    dCloseODE();
+    dGeomSetPosition(cone, 1, 1, 0.098);
+    check_pair(cone, floor, 4, 0.002, up, "cone base-plane");
+    ck_assert_int_eq(dCollide(cone, floor, 8, &c[0].geom, (int)sizeof(dContact)), 4);
+    for (int k = 0; k < 4; ++k) {
+        double rr = hypot(c[k].geom.pos[0] - 1, c[k].geom.pos[1] - 1);
+        ck_assert_msg(fabs(rr - 0.1) < 1e-9, "cone rim contact at radius %g", rr);
+    }
+
+    /* capsule r 0.05, segment 0.2 along x, lying 3 mm deep on a box top at z 0:
+     * two contacts (segment ends over the face), depth 0.003, normal +z into the capsule */
+    dGeomID slab = dCreateBox(0, 1, 1, 0.2), cap = dCreateCapsule(0, 0.05, 0.2);
+    dGeomSetPosition(slab, 3, 3, -0.1);
+    dRFromAxisAndAngle(R, 0, 1, 0, PI / 2);
+    dGeomSetRotation(cap, R);
+    dGeomSetPosition(cap, 3, 3, 0.047);
+    check_pair(cap, slab, 2, 0.003, up, "capsule-box");
+    ck_assert_int_gt(mk_ode_stock_collider(dCapsuleClass, dBoxClass, NULL)(cap, slab, 8, &s[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_double_eq_tol(s[0].geom.depth, 0.003, 1e-9); /* ODE's capsule-box: one point here */
+
+    /* ellipsoid semi-axes (0.1, 0.07, 0.05) upright, 4 mm deep: one contact */
+    dGeomID egg = mk_ode_create_ellipsoid(0, 0.1, 0.07, 0.05);
+    dGeomSetPosition(egg, -1, 2, 0.046);
+    check_pair(egg, floor, 1, 0.004, up, "ellipsoid-plane");
+
+    /* minkowski hull cube on a dConvex cube, faces aligned, 3 mm overlap: the
+     * four corners of the top face, depth 0.003, normal +z into the upper one */
+    dGeomID hull = mk_ode_create_hull(0, kCube, 8), cvx = mk_ode_create_convex(0, kCube, 8);
+    dGeomSetPosition(cvx, 5, 5, 0.1);
+    dGeomSetPosition(hull, 5.02, 5.01, 0.297);
+    check_pair(hull, cvx, 4, 0.003, up, "hull-dConvex");
+
+    ck_assert_int_eq((int)mk_ode_get_stats().failures, 0);
+    dGeomDestroy(ball), dGeomDestroy(b2), dGeomDestroy(box), dGeomDestroy(cone), dGeomDestroy(slab), dGeomDestroy(cap);
+    dGeomDestroy(egg), dGeomDestroy(hull), destroy_kind(cvx), dGeomDestroy(floor);
+    teardown();
 }
 END_TEST
+
+/* dConvex bookkeeping: a dConvex made by hand collides through ODE's stock
+ * collider (counted as a fallback, bit-identical to the stock function) until
+ * registered, through minkowski once registered (a full face manifold), and
+ * through the stock collider again once forgotten. The geom data slot of every
+ * geom involved is never touched. */
+START_TEST(convex_side_table)
+{
+    setup();
+    ck_assert_int_eq(mk_ode_install(NULL), 0);
+    dGeomID hand = dCreateConvex(0, kCubePlanes, 6, kCube, 8, kCubePolys);
+    dGeomID made = mk_ode_create_convex(0, kCube, 8), cone = mk_ode_create_cone(0, 0.1, 0.2);
+    int tag_hand, tag_made, tag_cone;
+    dGeomSetData(hand, &tag_hand), dGeomSetData(made, &tag_made), dGeomSetData(cone, &tag_cone);
+    dGeomSetPosition(hand, 0, 0, 0.198);
+    dContact c[8], s[8];
+    memset(c, 0, sizeof c), memset(s, 0, sizeof s);
+    mk_ode_reset_stats();
+    int n = dCollide(hand, made, 8, &c[0].geom, (int)sizeof(dContact));
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq((int)mk_ode_get_stats().stock_fallbacks, 1);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 0);
+    int reverse;
+    dColliderFn *fn = mk_ode_stock_collider(dConvexClass, dConvexClass, &reverse);
+    ck_assert_int_eq(fn(made, hand, 8, &s[0].geom, (int)sizeof(dContact)), 1); /* ODE swaps same-class overrides */
+    ck_assert_double_eq_tol(s[0].geom.depth, c[0].geom.depth, 1e-12);
+    /* an unregistered dConvex has no geometry for the minkowski classes */
+    dGeomSetPosition(cone, 0, 0, 0.19);
+    ck_assert_int_eq(dCollide(hand, cone, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_eq(mk_ode_register_convex(hand, kCube, 8), 0);
+    ck_assert_int_eq(mk_ode_register_convex(cone, kCube, 8), -1); /* not a dConvex */
+    ck_assert_int_eq(dCollide(hand, made, 8, &c[0].geom, (int)sizeof(dContact)), 4);
+    ck_assert_int_gt(dCollide(hand, cone, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 2);
+    mk_ode_forget_convex(hand);
+    ck_assert_int_eq(dCollide(hand, made, 8, &c[0].geom, (int)sizeof(dContact)), 1);
+    ck_assert_int_eq((int)mk_ode_get_stats().stock_fallbacks, 3);
+    ck_assert_ptr_eq(dGeomGetData(hand), &tag_hand);
+    ck_assert_ptr_eq(dGeomGetData(made), &tag_made);
+    ck_assert_ptr_eq(dGeomGetData(cone), &tag_cone);
+    /* degenerate clouds are refused */
+    const dReal flat[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+    ck_assert_ptr_null(mk_ode_create_convex(0, flat, 4));
+    ck_assert_ptr_null(mk_ode_create_hull(0, flat, 4));
+    ck_assert_ptr_null(mk_ode_create_cone(0, -1, 0.2));
+    ck_assert_ptr_null(mk_ode_create_ellipsoid(0, 0.1, 0, 0.1));
+    dGeomDestroy(hand), destroy_kind(made), dGeomDestroy(cone);
+    teardown();
+}
+END_TEST
+
+/* The classes' AABBs are exact under random poses: against closed forms for
+ * the cone (apex and base circle) and ellipsoid (sqrt(sum (R_ij a_j)^2)), and
+ * the transformed vertices for the hull. */
+START_TEST(class_aabbs_exact)
+{
+    setup();
+    ck_assert_int_eq(mk_ode_install(NULL), 0);
+    const dReal pts[18] = {0.1, 0, 0, -0.05, 0.08, 0, -0.05, -0.08, 0.01, 0, 0, 0.12, 0.02, 0.01, -0.09, 0.03, -0.03, 0.05};
+    dGeomID cone = mk_ode_create_cone(0, 0.1, 0.3), egg = mk_ode_create_ellipsoid(0, 0.1, 0.07, 0.05);
+    dGeomID hull = mk_ode_create_hull(0, pts, 6);
+    for (int t = 0; t < 50; ++t) {
+        dMatrix3 R;
+        const dReal p[3] = {rnd() - 0.5, rnd() - 0.5, rnd() - 0.5};
+        dReal box[6], want[6];
+        /* cone: apex at R (0,0,0.15) + p, base circle centre R (0,0,-0.15) + p, radius 0.1 */
+        random_rotation(R);
+        dGeomSetRotation(cone, R), dGeomSetPosition(cone, p[0], p[1], p[2]);
+        dGeomGetAABB(cone, box);
+        for (int i = 0; i < 3; ++i) {
+            double apex = p[i] + 0.15 * R[4 * i + 2], base = p[i] - 0.15 * R[4 * i + 2];
+            double ext = 0.1 * sqrt(fmax(0, 1 - R[4 * i + 2] * R[4 * i + 2]));
+            want[2 * i] = fmin(apex, base - ext), want[2 * i + 1] = fmax(apex, base + ext);
+        }
+        for (int k = 0; k < 6; ++k)
+            ck_assert_msg(fabs(box[k] - want[k]) < 1e-12, "cone aabb[%d] %g, expected %g", k, box[k], want[k]);
+        random_rotation(R);
+        dGeomSetRotation(egg, R), dGeomSetPosition(egg, p[0], p[1], p[2]);
+        dGeomGetAABB(egg, box);
+        for (int i = 0; i < 3; ++i) {
+            double ext = sqrt(pow(R[4 * i] * 0.1, 2) + pow(R[4 * i + 1] * 0.07, 2) + pow(R[4 * i + 2] * 0.05, 2));
+            want[2 * i] = p[i] - ext, want[2 * i + 1] = p[i] + ext;
+        }
+        for (int k = 0; k < 6; ++k)
+            ck_assert_msg(fabs(box[k] - want[k]) < 1e-12, "ellipsoid aabb[%d] %g, expected %g", k, box[k], want[k]);
+        random_rotation(R);
+        dGeomSetRotation(hull, R), dGeomSetPosition(hull, p[0], p[1], p[2]);
+        dGeomGetAABB(hull, box);
+        for (int i = 0; i < 3; ++i) {
+            want[2 * i] = INFINITY, want[2 * i + 1] = -INFINITY;
+            for (int v = 0; v < 6; ++v) {
+                double x = p[i] + R[4 * i] * pts[3 * v] + R[4 * i + 1] * pts[3 * v + 1] + R[4 * i + 2] * pts[3 * v + 2];
+                want[2 * i] = fmin(want[2 * i], x), want[2 * i + 1] = fmax(want[2 * i + 1], x);
+            }
+        }
+        for (int k = 0; k < 6; ++k)
+            ck_assert_msg(fabs(box[k] - want[k]) < 1e-12, "hull aabb[%d] %g, expected %g", k, box[k], want[k]);
+    }
+    dGeomDestroy(cone), dGeomDestroy(egg), dGeomDestroy(hull);
+    teardown();
+}
+END_TEST
+
+/* mk_ode_shutdown before the dCloseODE that ends ODE: after a new dInitODE2,
+ * another library's class gets dFirstUserClass (ODE forgot ours) and the next
+ * install makes minkowski's classes afresh, which collide again. */
+START_TEST(shutdown_and_reinit)
+{
+    setup();
+    ck_assert_int_eq(mk_ode_install(NULL), 0);
+    dGeomID cone = mk_ode_create_cone(0, 0.1, 0.2);
+    dGeomDestroy(cone);
+    mk_ode_shutdown();
+    ck_assert_int_eq(mk_ode_cone_class(), -1);
+    ck_assert_ptr_null(mk_ode_create_cone(0, 0.1, 0.2));
+    dCloseODE();
+    setup();
+    dGeomClass fc = {8, foreign_get, foreign_aabb, NULL, NULL};
+    ck_assert_int_eq(dCreateGeomClass(&fc), dFirstUserClass);
+    ck_assert_int_eq(mk_ode_install(NULL), 0);
+    ck_assert_int_eq(mk_ode_cone_class(), dFirstUserClass + 1);
+    cone = mk_ode_create_cone(0, 0.1, 0.2);
+    dGeomID floor = dCreatePlane(0, 0, 0, 1, 0);
+    dGeomSetPosition(cone, 0, 0, 0.099);
+    dContact c[8];
+    ck_assert_int_eq(dCollide(cone, floor, 8, &c[0].geom, (int)sizeof(dContact)), 4);
+    dGeomDestroy(cone), dGeomDestroy(floor);
+    teardown();
+}
+END_TEST
+
+/* ------------------------------------------------------------ scenes */
 
 static mk_world *make_world(mk_narrowphase np, int growth)
 {
@@ -196,48 +668,69 @@ static mk_world *make_world(mk_narrowphase np, int growth)
 
 static double tilt_deg(const mk_transform *t) { return acos(fmin(1.0, fabs(t->R.m[2][2]))) * 180 / PI; }
 
-/* A dConvex cube and a minkowski cone dropped on the ground settle flat (tilt
- * below 0.5 degree: one contact would let them rock) at their half heights:
- * 0.1 and 0.15. ODE's contact joints keep a surface layer of 1 mm plus the
- * soft-CFM give, so 3 mm is the height bound. */
-START_TEST(convex_and_cone_rest_flat)
+static void cube_points(mk_vec3 cube[8])
 {
-    mk_world *w = make_world(MK_NARROWPHASE_MINKOWSKI, _i);
-    mk_vec3 cube[8];
     for (int k = 0; k < 8; ++k)
         cube[k] = (mk_vec3){kCube[3 * k], kCube[3 * k + 1], kCube[3 * k + 2]};
-    mk_body_desc d = {0};
-    d.kind = MK_BODY_HULL;
-    d.points = cube;
-    d.num_points = 8;
-    d.mass = 1;
-    d.pose = mk_transform_from_quat((mk_vec3){0, 0, 0.3}, (mk_quat){0, 0, 0.1, 0.995});
-    int box = mk_world_add_body(w, &d);
-    mk_body_desc cd = {0};
-    cd.kind = MK_BODY_CONE;
-    cd.size[0] = 0.1, cd.size[1] = 0.15;
-    cd.mass = 1;
-    cd.pose = mk_transform_from_quat((mk_vec3){1, 0, 0.4}, (mk_quat){0, 0, 0, 1});
-    int cone = mk_world_add_body(w, &cd);
-    for (int s = 0; s < 480; ++s)
-        mk_world_step(w);
-    mk_transform tb = mk_world_body_pose(w, box), tc = mk_world_body_pose(w, cone);
-    ck_assert_msg(fabs(tb.p.z - 0.1) < 3e-3, "box rests at %g", tb.p.z);
-    ck_assert_msg(fabs(tc.p.z - 0.15) < 3e-3, "cone rests at %g", tc.p.z);
-    ck_assert_msg(tilt_deg(&tb) < 0.5 && tilt_deg(&tc) < 0.5, "tilt %g %g", tilt_deg(&tb), tilt_deg(&tc));
-    ck_assert(mk_world_minkowski_calls(w) > 0);
-    mk_world_destroy(w);
+}
+
+/* A dConvex cube and a cone dropped on the ground (the cube yawed, both 10 to
+ * 25 cm up) settle flat at their half heights, 0.1 and 0.15. Height bound
+ * 1.5 mm: ODE leaves penetration up to the 1 mm surface layer uncorrected (a
+ * body may rest anywhere in it, depending on its landing), corrects what lies
+ * beyond with ERP 0.2 per step (asymptotically: 1.02 mm seen after 2 s), and
+ * the soft CFM 1e-5 adds under a micrometre for 1 kg. Tilt bound 0.1 degree: across
+ * the 0.2 m base that is 0.35 mm of height difference, a third of the surface
+ * layer, so every base corner (or rim point) is still in contact: the body
+ * rests on its face. A body left on one contact at a time rocks or rests on an
+ * edge, several degrees off. Stock ODE (dConvex pyramid for the cone) is
+ * printed, not asserted. */
+START_TEST(convex_and_cone_rest_flat)
+{
+    for (int np = 0; np < 2; ++np) {
+        if (_i && !np)
+            continue; /* loop 1: the growth model, minkowski only */
+        const int minkowski = np;
+        mk_world *w = make_world(minkowski ? MK_NARROWPHASE_MINKOWSKI : MK_NARROWPHASE_STOCK, _i);
+        mk_vec3 cube[8];
+        cube_points(cube);
+        mk_body_desc d = {0};
+        d.kind = MK_BODY_HULL;
+        d.points = cube;
+        d.num_points = 8;
+        d.mass = 1;
+        d.pose = mk_transform_from_quat((mk_vec3){0, 0, 0.3}, (mk_quat){0, 0, 0.1, 0.995});
+        int box = mk_world_add_body(w, &d);
+        mk_body_desc cd = {0};
+        cd.kind = MK_BODY_CONE;
+        cd.size[0] = 0.1, cd.size[1] = 0.15;
+        cd.mass = 1;
+        cd.pose = mk_transform_from_quat((mk_vec3){1, 0, 0.4}, (mk_quat){0, 0, 0, 1});
+        int cone = mk_world_add_body(w, &cd);
+        for (int s = 0; s < 480; ++s)
+            mk_world_step(w);
+        mk_transform tb = mk_world_body_pose(w, box), tc = mk_world_body_pose(w, cone);
+        fprintf(stderr, "ode resting, %s%s: cube z %.5f tilt %.4f deg, cone z %.5f tilt %.4f deg\n",
+                minkowski ? "minkowski" : "stock", _i ? " (growth)" : "", tb.p.z, tilt_deg(&tb), tc.p.z, tilt_deg(&tc));
+        if (minkowski) {
+            ck_assert_msg(fabs(tb.p.z - 0.1) < 1.5e-3, "box rests at %g", tb.p.z);
+            ck_assert_msg(fabs(tc.p.z - 0.15) < 1.5e-3, "cone rests at %g", tc.p.z);
+            ck_assert_msg(tilt_deg(&tb) < 0.1 && tilt_deg(&tc) < 0.1, "tilt %g %g", tilt_deg(&tb), tilt_deg(&tc));
+            ck_assert(mk_world_minkowski_calls(w) > 0);
+        }
+        mk_world_destroy(w);
+    }
 }
 END_TEST
 
-/* Ten dConvex cubes, 5 mm apart, each yawed 0.05 rad more: with minkowski they
- * stand for 10 s. Stock ODE (libccd MPR, one contact per pair) runs the same
- * scene and its outcome is printed, not asserted. */
+/* Ten dConvex cubes, 5 mm apart, each yawed 0.05 rad more: with minkowski
+ * they stand for 10 s (every cube within 2 cm of its place, tilt under 2
+ * degrees). Stock ODE (libccd MPR, one contact per pair) runs the same scene
+ * and its outcome is printed, not asserted. */
 START_TEST(convex_stack_stands_10s)
 {
     mk_vec3 cube[8];
-    for (int k = 0; k < 8; ++k)
-        cube[k] = (mk_vec3){kCube[3 * k], kCube[3 * k + 1], kCube[3 * k + 2]};
+    cube_points(cube);
     for (int np = 0; np < 2; ++np) {
         mk_world *w = make_world(np ? MK_NARROWPHASE_MINKOWSKI : MK_NARROWPHASE_STOCK, 0);
         int ids[10];
@@ -251,8 +744,9 @@ START_TEST(convex_stack_stands_10s)
             d.pose = mk_transform_from_quat((mk_vec3){0, 0, 0.1 + 0.205 * i}, (mk_quat){0, 0, sin(a / 2), cos(a / 2)});
             ids[i] = mk_world_add_body(w, &d);
         }
+        double narrow = 0;
         for (int s = 0; s < 2400; ++s)
-            mk_world_step(w);
+            narrow += mk_world_step(w).narrowphase_seconds;
         int standing = 1;
         for (int i = 0; i < 10; ++i) {
             mk_transform t = mk_world_body_pose(w, ids[i]);
@@ -260,8 +754,8 @@ START_TEST(convex_stack_stands_10s)
                 standing = 0;
         }
         mk_transform top = mk_world_body_pose(w, ids[9]);
-        fprintf(stderr, "ode convex stack, %s: %s (top at z %.3f, x %.3f)\n", np ? "minkowski" : "stock",
-                standing ? "stands" : "fell", top.p.z, top.p.x);
+        fprintf(stderr, "ode convex stack, %s: %s (top at z %.3f, x %.3f), narrowphase %.1f us/step\n",
+                np ? "minkowski" : "stock", standing ? "stands" : "fell", top.p.z, top.p.x, narrow / 2400 * 1e6);
         if (np)
             ck_assert_msg(standing, "the stack fell with minkowski");
         mk_world_destroy(w);
@@ -270,7 +764,8 @@ START_TEST(convex_stack_stands_10s)
 END_TEST
 
 /* 200 mixed bodies (dConvex hulls of 8..40 points, boxes, spheres, capsules,
- * cylinders, cones) into a 2 m bin for 2000 steps: finite, nobody escapes. */
+ * cylinders, cones) into a 2 m bin for 2000 steps: finite, nobody escapes,
+ * no collider error. MK_SOAK=1: 400 bodies, 6000 steps. */
 START_TEST(mixed_bodies_in_a_bin)
 {
     mk_world *w = make_world(MK_NARROWPHASE_MINKOWSKI, 0);
@@ -287,30 +782,30 @@ START_TEST(mixed_bodies_in_a_bin)
                                         (mk_quat){0, 0, 0, 1});
         ck_assert_int_ge(mk_world_add_body(w, &d), 0);
     }
-    unsigned long long z = 77;
-#define RND() (z = z * 6364136223846793005ull + 1442695040888963407ull, (double)(z >> 11) / 9007199254740992.0)
-    const int n = getenv("MK_SOAK") ? 400 : 200, steps = getenv("MK_SOAK") ? 6000 : 2000;
+    g_rng = 77;
+    const int soak = getenv("MK_SOAK") && atoi(getenv("MK_SOAK")) > 0;
+    const int n = soak ? 400 : 200, steps = soak ? 6000 : 2000;
     static mk_vec3 clouds[400][40];
     int *ids = malloc(sizeof(int) * (size_t)n);
     for (int i = 0; i < n; ++i) {
         mk_body_desc d = {0};
         d.kind = (mk_body_kind)(i % 6);
-        double s = 0.06 + 0.05 * RND();
-        d.size[0] = s * (0.5 + 0.5 * RND());
-        d.size[1] = s * (0.5 + 0.5 * RND());
-        d.size[2] = s * (0.5 + 0.5 * RND());
+        double s = 0.06 + 0.05 * rnd();
+        d.size[0] = s * (0.5 + 0.5 * rnd());
+        d.size[1] = s * (0.5 + 0.5 * rnd());
+        d.size[2] = s * (0.5 + 0.5 * rnd());
         if (d.kind == MK_BODY_HULL) {
-            int m = 8 + (int)(RND() * 33);
+            int m = 8 + (int)(rnd() * 33);
             for (int k = 0; k < m; ++k)
-                clouds[i][k] = (mk_vec3){s * (2 * RND() - 1), s * (2 * RND() - 1), s * (2 * RND() - 1)};
+                clouds[i][k] = (mk_vec3){s * (2 * rnd() - 1), s * (2 * rnd() - 1), s * (2 * rnd() - 1)};
             d.points = clouds[i];
             d.num_points = m;
         }
         d.mass = 1;
         int layer = i / 25, r = i % 25;
-        mk_vec3 p = {(r % 5 - 2) * 0.38 + 0.04 * (RND() - 0.5), (r / 5 - 2) * 0.38 + 0.04 * (RND() - 0.5),
+        mk_vec3 p = {(r % 5 - 2) * 0.38 + 0.04 * (rnd() - 0.5), (r / 5 - 2) * 0.38 + 0.04 * (rnd() - 0.5),
                      0.3 + 0.38 * layer};
-        d.pose = mk_transform_from_quat(p, (mk_quat){RND() - 0.5, RND() - 0.5, RND() - 0.5, RND() - 0.5});
+        d.pose = mk_transform_from_quat(p, (mk_quat){rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5});
         ids[i] = mk_world_add_body(w, &d);
         ck_assert_int_ge(ids[i], 0);
     }
@@ -323,6 +818,7 @@ START_TEST(mixed_bodies_in_a_bin)
                       "body %d escaped to %g %g %g", i, t.p.x, t.p.y, t.p.z);
     }
     ck_assert_int_eq((int)mk_ode_get_stats().failures, 0);
+    ck_assert(mk_world_minkowski_calls(w) > 0);
     free(ids);
     mk_world_destroy(w);
 }
@@ -333,8 +829,15 @@ int main(void)
     Suite *s = suite_create("ode");
     TCase *api = tcase_create("adapter");
     tcase_add_test(api, every_pair_kind);
-    tcase_add_test(api, flags_stride_and_boolean);
+    tcase_add_test(api, stock_routing_table);
     tcase_add_test(api, uninstall_restores_stock);
+    tcase_add_test(api, uninstall_keeps_older_classes);
+    tcase_add_test(api, pairs_mask);
+    tcase_add_test(api, flags_stride_and_boolean);
+    tcase_add_test(api, hand_built_contacts);
+    tcase_add_test(api, convex_side_table);
+    tcase_add_test(api, class_aabbs_exact);
+    tcase_add_test(api, shutdown_and_reinit);
     suite_add_tcase(s, api);
     TCase *scenes = tcase_create("scenes");
     tcase_set_timeout(scenes, 600);

@@ -4,30 +4,54 @@
  * cloud) as geom classes.
  *
  *   dInitODE2(0);
- *   mk_ode_options opt = mk_ode_default_options();
- *   mk_ode_install(&opt);
- *   dGeomID hull = mk_ode_create_convex(space, points, n);   (a stock dConvex)
+ *   mk_ode_install(NULL);                                  (or &options)
+ *   dGeomID hull = mk_ode_create_convex(space, points, n);  (a stock dConvex)
  *   dGeomID cone = mk_ode_create_cone(space, 0.1, 0.3);
  *   ... dSpaceCollide / dCollide as usual ...
- *   mk_ode_uninstall();
+ *   mk_ode_uninstall();       (stock colliders again; the new classes stay)
+ *   ... destroy the geoms ...
+ *   mk_ode_shutdown();        (before the dCloseODE that ends ODE)
+ *   dCloseODE();
  *
- * ODE keeps no getter for colliders: mk_ode_uninstall rebuilds ODE's collider
- * table from ODE's own initialiser (the stock routing for every stock class
- * pair), then re-registers the minkowski geom classes (cone, ellipsoid, hull),
- * which keep colliding through minkowski. Geom classes of other libraries made
- * with dCreateGeomClass lose their colliders at that point: uninstall only in
- * programs whose user classes are minkowski's.
- *
- * dConvex has no getter for its geometry: use mk_ode_create_convex (builds the
- * planes, points and polygons from a point cloud with Qhull) or tell the adapter
- * about a dConvex you made with mk_ode_register_convex. A dConvex it does not
- * know keeps the stock collider. The adapter never touches dGeomGetData.
+ * Which pairs: every pair among dBox, dSphere, dCapsule, dCylinder and dConvex
+ * (both orders) and each of them against a dPlane, as selected by
+ * mk_ode_options.pairs; the cone, ellipsoid and hull classes collide with all
+ * of those and with each other. Not with dRay, dTriMesh or dHeightfield (no
+ * contact: minkowski has no ray cast or triangle mesh query yet).
  *
  * Contacts follow ODE: normal from g2 into g1, depth > 0 penetration (only
  * points with depth >= 0 are returned), g1 = o1, g2 = o2, side1 = side2 = -1, at
- * most (flags & 0xffff) contacts written with the caller's byte stride `skip`.
- * CONTACTS_UNIMPORTANT is answered by the Boolean GJK query with early exit.
- * Not thread-safe (ODE's collider table is process-global, so is this adapter). */
+ * most min(flags & 0xffff, 4) contacts written with the caller's byte stride
+ * `skip`. With CONTACTS_UNIMPORTANT the Boolean GJK query (early exit) decides
+ * and one contact is computed only for a pair that intersects.
+ *
+ * dConvex has no getter for its geometry: use mk_ode_create_convex (planes,
+ * points and polygons from a point cloud through Qhull) or tell the adapter
+ * about a dConvex you made with mk_ode_register_convex. A dConvex it was not
+ * told about keeps ODE's stock collider (counted in stats.stock_fallbacks), and
+ * gets no contact against the minkowski classes. The adapter never touches the
+ * geom data slot (dGeomSetData / dGeomGetData).
+ *
+ * What uninstall restores. ODE has no getter for a collider, so the stock ones
+ * are put back from ODE's own code (C++ symbols of libode, bound by their
+ * mangled names):
+ *  - when no other library made a geom class before minkowski's (minkowski's
+ *    cone class is dFirstUserClass), ODE's collider table is rebuilt by ODE's
+ *    own initialiser: every stock pair routes exactly as after dInitODE2,
+ *    same-class pairs included. Anything else set in the table since is lost
+ *    too: your own dSetColliderOverride calls, and the colliders of geom classes
+ *    another library created after minkowski's;
+ *  - otherwise (older classes exist) only the cells install changed are set
+ *    back, to the stock functions of mk_ode_stock_collider; other cells keep
+ *    what they had. Same-class pairs (box-box, ...) then run the stock function
+ *    with the arguments swapped and the contacts flipped back (dSetColliderOverride
+ *    cannot express the unswapped order), equivalent but not bit-identical.
+ * In both cases the minkowski classes keep colliding through minkowski.
+ *
+ * ODE's collider table and user classes are process-global, and so is this
+ * adapter: not thread-safe, one configuration per process. ODE allows 4 geom
+ * classes per process between dInitODE2 and the dCloseODE that ends it;
+ * minkowski takes 3 on the first install (ODE aborts when none are left). */
 #ifndef MINKOWSKI_ODE_H
 #define MINKOWSKI_ODE_H
 
@@ -67,25 +91,40 @@ typedef struct mk_ode_stats {
     unsigned long long boolean_calls; /* of which CONTACTS_UNIMPORTANT */
     unsigned long long contacts;      /* contacts written */
     unsigned long long failures;      /* error statuses (no contact written) */
+    unsigned long long stock_fallbacks; /* pairs with an unregistered dConvex, handed to ODE's collider */
     unsigned long long calls_by_class[dGeomNumClasses];
 } mk_ode_stats;
 
 MK_API mk_ode_options mk_ode_default_options(void);
-/* After dInitODE2. Creates the minkowski geom classes on first use and
- * overrides the selected stock pairs. Returns 0, or -1 (bad options, ODE not
- * initialised, or no user geom class left: ODE allows 4 per process). */
+/* After dInitODE2 (NULL options = defaults). Creates the minkowski geom classes
+ * on first use and overrides the selected stock pairs; a second install
+ * replaces the first. Returns 0, or -1 on bad options (nothing changed). */
 MK_API int mk_ode_install(const mk_ode_options *options);
-/* Restores ODE's stock collider table (see above). Registered convex data stays. */
+/* Restores ODE's stock colliders (see above) and drops the warm-start caches.
+ * Registered dConvex data and the geom classes stay. No-op when not installed. */
 MK_API void mk_ode_uninstall(void);
+/* Uninstalls, frees every registered dConvex (destroy them first: the arrays
+ * of those made by mk_ode_create_convex go too) and forgets the geom classes,
+ * which ODE itself forgets in the dCloseODE that ends it. Call it right before
+ * that dCloseODE; a later dInitODE2 + mk_ode_install starts afresh. */
+MK_API void mk_ode_shutdown(void);
 MK_API mk_ode_stats mk_ode_get_stats(void);
 MK_API void mk_ode_reset_stats(void);
 
-/* Geom classes (valid after the first mk_ode_install). */
+/* The collider ODE 0.16.2 (Debian build) routes a pair of the six stock kinds
+ * to: call fn(g1, g2, ...) with g1 of class1 when *reverse is 0, else
+ * fn(g2, g1, ...) and flip the contacts as dCollide does. NULL for pairs it has
+ * none for (plane-plane) or outside those kinds. reverse may be NULL. */
+MK_API dColliderFn *mk_ode_stock_collider(int class1, int class2, int *reverse);
+
+/* Geom classes (valid after the first mk_ode_install; -1 before). */
 MK_API int mk_ode_cone_class(void);
 MK_API int mk_ode_ellipsoid_class(void);
 MK_API int mk_ode_hull_class(void);
 
-/* New geoms (placeable, added to space when not 0; NULL on bad sizes).
+/* New geoms (placeable, added to space when not 0; NULL on bad sizes or
+ * before the first mk_ode_install). Their AABBs are exact (support function
+ * along each world axis).
  * Cone: base radius, full length, axis local Z, apex at +length/2, base at
  * -length/2 (like dCylinder's length). Hull: points (x,y,z triples) through Qhull. */
 MK_API dGeomID mk_ode_create_cone(dSpaceID space, dReal radius, dReal length);
@@ -99,7 +138,9 @@ MK_API dGeomID mk_ode_create_convex(dSpaceID space, const dReal *points, int cou
 /* Tells the adapter the geometry of a dConvex made elsewhere (its points, the
  * ones passed to dCreateConvex). Returns 0 or -1. */
 MK_API int mk_ode_register_convex(dGeomID convex, const dReal *points, int count);
-/* Forgets a registered dConvex (call before dGeomDestroy). */
+/* Forgets a registered dConvex and frees what the adapter owns for it. Call it
+ * before dGeomDestroy: the table is keyed by address, and a later geom at the
+ * same address would otherwise inherit the entry. */
 MK_API void mk_ode_forget_convex(dGeomID convex);
 
 #ifdef __cplusplus
