@@ -41,54 +41,58 @@ extern void stock_finit_colliders(void) __asm__("_Z15dFinitCollidersv");
 
 /* The stock routing of every pair among the six kinds the adapter takes over,
  * as ODE 0.16.2 built by Debian (libccd on) sets it up: fn(geom of `first`,
- * geom of `second`). Box-cylinder is ODE's native collider there, not libccd's;
- * the ode suite checks this table against dCollide in a fresh process. */
+ * geom of `second`); `mpr` marks libccd's MPR (one contact), the others are
+ * ODE's own analytic colliders. Box-cylinder is ODE's native collider there,
+ * not libccd's; the ode suite checks this table against dCollide in a fresh
+ * process. */
 typedef struct stock_route {
     int first, second;
     dColliderFn *fn;
+    int mpr;
 } stock_route;
 
 static const stock_route kStockRoutes[] = {
-    {dSphereClass, dSphereClass, stock_sphere_sphere},
-    {dSphereClass, dBoxClass, stock_sphere_box},
-    {dSphereClass, dPlaneClass, stock_sphere_plane},
-    {dBoxClass, dBoxClass, stock_box_box},
-    {dBoxClass, dPlaneClass, stock_box_plane},
-    {dCapsuleClass, dSphereClass, stock_capsule_sphere},
-    {dCapsuleClass, dBoxClass, stock_capsule_box},
-    {dCapsuleClass, dCapsuleClass, stock_capsule_capsule},
-    {dCapsuleClass, dPlaneClass, stock_capsule_plane},
-    {dCylinderClass, dBoxClass, stock_cylinder_box},
-    {dCylinderClass, dSphereClass, stock_cylinder_sphere},
-    {dCylinderClass, dPlaneClass, stock_cylinder_plane},
-    {dCylinderClass, dCylinderClass, stock_cylinder_cylinder},
-    {dCapsuleClass, dCylinderClass, stock_capsule_cylinder},
-    {dConvexClass, dBoxClass, stock_convex_box},
-    {dConvexClass, dCapsuleClass, stock_convex_capsule},
-    {dConvexClass, dCylinderClass, stock_convex_cylinder},
-    {dConvexClass, dSphereClass, stock_convex_sphere},
-    {dConvexClass, dConvexClass, stock_convex_convex},
-    {dConvexClass, dPlaneClass, stock_convex_plane},
+    {dSphereClass, dSphereClass, stock_sphere_sphere, 0},
+    {dSphereClass, dBoxClass, stock_sphere_box, 0},
+    {dSphereClass, dPlaneClass, stock_sphere_plane, 0},
+    {dBoxClass, dBoxClass, stock_box_box, 0},
+    {dBoxClass, dPlaneClass, stock_box_plane, 0},
+    {dCapsuleClass, dSphereClass, stock_capsule_sphere, 0},
+    {dCapsuleClass, dBoxClass, stock_capsule_box, 0},
+    {dCapsuleClass, dCapsuleClass, stock_capsule_capsule, 0},
+    {dCapsuleClass, dPlaneClass, stock_capsule_plane, 0},
+    {dCylinderClass, dBoxClass, stock_cylinder_box, 0},
+    {dCylinderClass, dSphereClass, stock_cylinder_sphere, 0},
+    {dCylinderClass, dPlaneClass, stock_cylinder_plane, 0},
+    {dCylinderClass, dCylinderClass, stock_cylinder_cylinder, 1},
+    {dCapsuleClass, dCylinderClass, stock_capsule_cylinder, 1},
+    {dConvexClass, dBoxClass, stock_convex_box, 1},
+    {dConvexClass, dCapsuleClass, stock_convex_capsule, 1},
+    {dConvexClass, dCylinderClass, stock_convex_cylinder, 1},
+    {dConvexClass, dSphereClass, stock_convex_sphere, 1},
+    {dConvexClass, dConvexClass, stock_convex_convex, 1},
+    {dConvexClass, dPlaneClass, stock_convex_plane, 0},
 };
 
-dColliderFn *mk_ode_stock_collider(int class1, int class2, int *reverse)
+static const stock_route *stock_route_of(int class1, int class2, int *reverse)
 {
     for (size_t i = 0; i < sizeof kStockRoutes / sizeof kStockRoutes[0]; ++i) {
         const stock_route *r = &kStockRoutes[i];
-        if (r->first == class1 && r->second == class2) {
+        if ((r->first == class1 && r->second == class2) || (r->first == class2 && r->second == class1)) {
             if (reverse)
-                *reverse = 0;
-            return r->fn;
-        }
-        if (r->first == class2 && r->second == class1) {
-            if (reverse)
-                *reverse = 1;
-            return r->fn;
+                *reverse = r->first != class1;
+            return r;
         }
     }
     if (reverse)
         *reverse = 0;
     return NULL;
+}
+
+dColliderFn *mk_ode_stock_collider(int class1, int class2, int *reverse)
+{
+    const stock_route *r = stock_route_of(class1, class2, reverse);
+    return r ? r->fn : NULL;
 }
 
 /* Flips contacts [0, n) the way dCollide does for a reversed call. */
@@ -609,6 +613,7 @@ mk_ode_options mk_ode_default_options(void)
     o.tolerance = 1e-8;
     o.pairs = MK_ODE_ALL;
     o.contact_model = MK_ODE_MODEL_SIGNED_DISTANCE;
+    o.keep_native = 0;
     return o;
 }
 
@@ -643,10 +648,13 @@ int mk_ode_install(const mk_ode_options *options)
     G.settings.gjk.init = MK_GJK_INIT_CACHE;
     memset(G.overridden, 0, sizeof G.overridden);
     /* A pair is taken over when both kinds are in the mask (plane pairs need
-     * the plane bit and the other kind's). */
+     * the plane bit and the other kind's), and with keep_native only if ODE
+     * answers it with libccd's MPR. */
     for (int i = 0; i < NUM_KINDS; ++i)
         for (int j = i; j < NUM_KINDS; ++j) {
             if (!(o.pairs & (1u << i)) || !(o.pairs & (1u << j)) || kKindClass[i] == dPlaneClass)
+                continue;
+            if (o.keep_native && !stock_route_of(kKindClass[i], kKindClass[j], NULL)->mpr)
                 continue;
             dSetColliderOverride(kKindClass[i], kKindClass[j], mk_collider);
             G.overridden[i][j] = 1;

@@ -343,8 +343,10 @@ END_TEST
 
 /* The pairs mask: with only dConvex and plane selected, convex-convex and
  * convex-plane go to minkowski while box-box and convex-box (box not selected)
- * stay ODE's (bit-identical to the stock function). A second install with
- * everything replaces the first. */
+ * stay ODE's. A second install with everything replaces the first; bad options
+ * are refused. keep_native leaves box-box and convex-plane (ODE's analytic
+ * colliders) to ODE and takes convex-box, convex-convex and cylinder-cylinder
+ * (libccd MPR). */
 START_TEST(pairs_mask)
 {
     setup();
@@ -374,6 +376,21 @@ START_TEST(pairs_mask)
     ck_assert_int_eq((int)mk_ode_get_stats().calls, 3);
     o.tolerance = -1;
     ck_assert_int_eq(mk_ode_install(&o), -1);
+    /* keep_native: only libccd's MPR pairs change hands */
+    o = mk_ode_default_options();
+    o.keep_native = 1;
+    ck_assert_int_eq(mk_ode_install(&o), 0);
+    dGeomID c1 = make_kind(3), c2 = make_kind(3);
+    dGeomSetPosition(c2, 0.02, 0, 0.15);
+    mk_ode_reset_stats();
+    ck_assert_int_gt(dCollide(box, box2, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_gt(dCollide(floor, h1, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 0);
+    ck_assert_int_gt(dCollide(h1, box, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_gt(dCollide(h1, h2, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_gt(dCollide(c1, c2, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    ck_assert_int_eq((int)mk_ode_get_stats().calls, 3);
+    dGeomDestroy(c1), dGeomDestroy(c2);
     destroy_kind(h1), destroy_kind(h2), dGeomDestroy(box), dGeomDestroy(box2), dGeomDestroy(floor);
     teardown();
 }
