@@ -813,8 +813,15 @@ START_TEST(mixed_bodies_in_a_bin)
         d.size[2] = s * (0.5 + 0.5 * rnd());
         if (d.kind == MK_BODY_HULL) {
             int m = 8 + (int)(rnd() * 33);
-            for (int k = 0; k < m; ++k)
+            mk_vec3 mean = {0, 0, 0};
+            for (int k = 0; k < m; ++k) {
                 clouds[i][k] = (mk_vec3){s * (2 * rnd() - 1), s * (2 * rnd() - 1), s * (2 * rnd() - 1)};
+                mean = (mk_vec3){mean.x + clouds[i][k].x / m, mean.y + clouds[i][k].y / m, mean.z + clouds[i][k].z / m};
+            }
+            /* body frame at the points' mean, inside the hull (ODE's dConvex
+             * warns about hulls whose origin is outside) */
+            for (int k = 0; k < m; ++k)
+                clouds[i][k] = (mk_vec3){clouds[i][k].x - mean.x, clouds[i][k].y - mean.y, clouds[i][k].z - mean.z};
             d.points = clouds[i];
             d.num_points = m;
         }
