@@ -13,6 +13,7 @@
  * the walk. */
 #include <minkowski/shape.h>
 
+#include "support.h"
 #include "vec.h"
 
 #include <libqhull_r/qhull_ra.h>
@@ -43,23 +44,7 @@ int mk_hull_support_linear(const mk_hull *h, mk_vec3 d)
 
 int mk_hull_support_climb(const mk_hull *h, mk_vec3 d, int start)
 {
-    int v = (start >= 0 && start < h->num_vertices) ? start : 0;
-    mk_real best_s = v3_dot(h->vertices[v], d);
-    for (int step = 0; step < h->num_vertices; ++step) {
-        int next = v;
-        for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
-            int u = h->adj[k];
-            mk_real s = v3_dot(h->vertices[u], d);
-            if (s > best_s) {
-                best_s = s;
-                next = u;
-            }
-        }
-        if (next == v)
-            break;
-        v = next;
-    }
-    return v;
+    return hull_climb(h, d, start);
 }
 
 void mk_hull_destroy(mk_hull *hull)
@@ -322,6 +307,11 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     h->aabb_max = hi;
     h->centroid = centroid;
     h->inradius = inradius;
+    /* Cold-start table: the extreme vertex along each of the 26 directions. */
+    for (int i = 0; i < 27; ++i) {
+        mk_vec3 q = v3((mk_real)(i / 9 - 1), (mk_real)(i / 3 % 3 - 1), (mk_real)(i % 3 - 1));
+        h->start_vertex[i] = i == 13 ? 0 : mk_hull_support_linear(h, q);
+    }
     *out = h;
     return MK_OK;
 }

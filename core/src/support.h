@@ -18,6 +18,42 @@ static inline void disc_support(mk_real r, mk_real dx, mk_real dy, mk_real *x, m
     }
 }
 
+/* Index into mk_hull.start_vertex of the direction with components in
+ * {-1, 0, 1} nearest to d: a component counts when it exceeds tan(22.5 deg) times
+ * the largest one (the 26 directions of a cube's faces, edges and corners). */
+static inline int hull_start_index(mk_vec3 d)
+{
+    mk_real ax = fabs(d.x), ay = fabs(d.y), az = fabs(d.z);
+    mk_real t = 0.41421356237309503 * fmax(ax, fmax(ay, az));
+    int qx = ax > t ? (d.x > 0 ? 2 : 0) : 1;
+    int qy = ay > t ? (d.y > 0 ? 2 : 0) : 1;
+    int qz = az > t ? (d.z > 0 ? 2 : 0) : 1;
+    return 9 * qx + 3 * qy + qz; /* 13 only for d = 0 or NaN */
+}
+
+/* Hill-climbing support (steepest ascent over neighbours; see hull.c). A start
+ * outside [0, n) is a cold query: begin at the tabulated vertex nearest to d. */
+static inline int hull_climb(const mk_hull *h, mk_vec3 d, int start)
+{
+    int v = (start >= 0 && start < h->num_vertices) ? start : h->start_vertex[hull_start_index(d)];
+    mk_real best_s = v3_dot(h->vertices[v], d);
+    for (int step = 0; step < h->num_vertices; ++step) {
+        int next = v;
+        for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
+            int u = h->adj[k];
+            mk_real s = v3_dot(h->vertices[u], d);
+            if (s > best_s) {
+                best_s = s;
+                next = u;
+            }
+        }
+        if (next == v)
+            break;
+        v = next;
+    }
+    return v;
+}
+
 /* Forced inline: it sits in the innermost loop of every query. */
 static inline __attribute__((always_inline)) mk_vec3 shape_support(const mk_shape *s, mk_vec3 d, int *hint)
 {
@@ -63,7 +99,7 @@ static inline __attribute__((always_inline)) mk_vec3 shape_support(const mk_shap
         if (h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX)
             v = mk_hull_support_linear(h, d);
         else
-            v = mk_hull_support_climb(h, d, hint ? *hint : 0);
+            v = hull_climb(h, d, hint ? *hint : -1);
         if (hint)
             *hint = v;
         return h->vertices[v];

@@ -46,6 +46,10 @@ typedef struct mk_hull {
     mk_vec3 aabb_min, aabb_max;  /* local bounding box */
     mk_vec3 centroid;            /* volume centroid (interior point) */
     mk_real inradius;            /* radius of the largest ball about centroid inside the hull */
+    /* Cold starts for hill-climbing: start_vertex[9(qx+1) + 3(qy+1) + (qz+1)] is
+     * a vertex extreme along the direction (qx, qy, qz), q in {-1, 0, 1}^3 \ 0
+     * (entry 13 unused); see mk_hull_support_climb. */
+    int start_vertex[27];
 } mk_hull;
 
 /* Hulls with at most this many vertices use a linear scan for support (faster
@@ -64,7 +68,8 @@ MK_API mk_status mk_hull_create(const mk_vec3 *points, int count, mk_hull **out)
 MK_API void mk_hull_destroy(mk_hull *hull);
 /* Brute-force support over every vertex (reference for tests). */
 MK_API int mk_hull_support_linear(const mk_hull *hull, mk_vec3 dir);
-/* Hill-climbing support from vertex `start` (clamped to a valid index). */
+/* Hill-climbing support from vertex `start`; a negative or out-of-range start
+ * (a cold query) begins at the start_vertex entry nearest to dir. */
 MK_API int mk_hull_support_climb(const mk_hull *hull, mk_vec3 dir, int start);
 
 /* Support callback of a user shape: the local-frame core point farthest along
@@ -105,7 +110,8 @@ MK_API mk_status mk_shape_user(mk_shape *s, mk_support_fn fn, const void *data,
 MK_API mk_status mk_shape_validate(const mk_shape *s);
 
 /* Local-frame core support along dir (radius not included). `hint` is an in/out
- * vertex index for hulls (warm start for hill-climbing); may be NULL. */
+ * vertex index for hulls (warm start for hill-climbing; -1 = cold: start
+ * from the hull's table of extreme vertices); may be NULL. */
 MK_API mk_vec3 mk_shape_support(const mk_shape *s, mk_vec3 dir, int *hint);
 
 /* Local-frame bounding box of the whole shape (core + radius). */
