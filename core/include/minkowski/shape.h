@@ -53,13 +53,13 @@ typedef struct mk_hull {
 } mk_hull;
 
 /* Hulls with at most this many vertices use a linear scan for support (faster
- * than hill-climbing there); larger ones hill-climb from the caller's hint.
- * Measured in whole GJK queries (mk_bench --section support, "in situ": default
- * Nesterov distance queries 1 cm apart): the linear scan is faster up to 40
- * vertices (1092 vs 1122 ns per query), climbing from 48 (1182 vs 1222 ns). Per
- * call on a GJK-like walk climbing already wins at 32, but the queries also pay
- * the cold first climbs, which the scan does not. */
-#define MK_HULL_LINEAR_SCAN_MAX 40
+ * than hill-climbing there); larger ones hill-climb from the caller's hint, or
+ * cold from the table of extreme vertices. Measured in whole GJK queries
+ * (mk_bench --section support, "in situ": default Nesterov distance queries 1 cm
+ * apart, with cold climbs starting from the table): linear scan faster at 32
+ * vertices (932 vs 1032 ns per query), the two within 2% at 40 (1072 vs 1052),
+ * climbing faster from 48 (1192 vs 1102). */
+#define MK_HULL_LINEAR_SCAN_MAX 32
 
 /* Build the convex hull of `count` points with Qhull. Rejects NULL, count < 4,
  * non-finite coordinates, and point sets without volume (coplanar, collinear,
