@@ -5,6 +5,7 @@
 #include <minkowski/shape.h>
 
 #include "oracle.h"
+#include "support.h"
 #include "vec.h"
 
 #include <check.h>
@@ -202,11 +203,15 @@ START_TEST(climb_equals_linear)
                 hint = cl;
                 ++checks;
             }
-            for (int i = 0; i < 27; ++i) {
-                if (i == 13)
-                    continue;
-                mk_vec3 q = v3(i / 9 - 1, i / 3 % 3 - 1, i % 3 - 1);
-                int t = h->start_vertex[i];
+            /* start table: each cell's vertex is extreme along the cell's centre
+             * direction, and that direction maps back to the cell */
+            const int R = MK_HULL_START_RES;
+            for (int cell = 0; cell < 6 * R * R; ++cell) {
+                int face = cell / (R * R), iu = cell / R % R, iv = cell % R;
+                double u = -1 + (2.0 * iu + 1) / R, w = -1 + (2.0 * iv + 1) / R, m = face & 1 ? -1 : 1;
+                mk_vec3 q = face < 2 ? v3(m, u, w) : face < 4 ? v3(w, m, u) : v3(u, w, m);
+                ck_assert_int_eq(hull_start_index(q), cell);
+                int t = h->start_vertex[cell];
                 ck_assert(t >= 0 && t < h->num_vertices);
                 ck_assert(v3_dot(h->vertices[t], q) >= v3_dot(h->vertices[mk_hull_support_linear(h, q)], q));
             }

@@ -307,11 +307,21 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     h->aabb_max = hi;
     h->centroid = centroid;
     h->inradius = inradius;
-    /* Cold-start table: the extreme vertex along each of the 26 directions. */
-    for (int i = 0; i < 27; ++i) {
-        mk_vec3 q = v3((mk_real)(i / 9 - 1), (mk_real)(i / 3 % 3 - 1), (mk_real)(i % 3 - 1));
-        h->start_vertex[i] = i == 13 ? 0 : mk_hull_support_linear(h, q);
-    }
+    /* Start table: the extreme vertex along each cube-map cell's centre
+     * direction (the inverse of hull_start_index), each found by climbing from
+     * the previous cell's answer (exact from any start; cheap between
+     * neighbouring directions). */
+    int prev = mk_hull_support_linear(h, v3(1, 0, 0));
+    for (int face = 0; face < 6; ++face)
+        for (int iu = 0; iu < MK_HULL_START_RES; ++iu)
+            for (int iv = 0; iv < MK_HULL_START_RES; ++iv) {
+                mk_real u = -1 + (2 * iu + 1) / (mk_real)MK_HULL_START_RES;
+                mk_real w = -1 + (2 * iv + 1) / (mk_real)MK_HULL_START_RES;
+                mk_real m = face & 1 ? -1 : 1;
+                mk_vec3 d = face < 2 ? v3(m, u, w) : face < 4 ? v3(w, m, u) : v3(u, w, m);
+                prev = hull_climb(h, d, prev);
+                h->start_vertex[(face * MK_HULL_START_RES + iu) * MK_HULL_START_RES + iv] = prev;
+            }
     *out = h;
     return MK_OK;
 }

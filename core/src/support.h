@@ -18,25 +18,46 @@ static inline void disc_support(mk_real r, mk_real dx, mk_real dy, mk_real *x, m
     }
 }
 
-/* Index into mk_hull.start_vertex of the direction with components in
- * {-1, 0, 1} nearest to d: a component counts when it exceeds tan(22.5 deg) times
- * the largest one (the 26 directions of a cube's faces, edges and corners). */
+/* Cell of mk_hull.start_vertex for direction d: the cube face its largest
+ * component points to, then the cell of the other two components over the
+ * largest, on a MK_HULL_START_RES grid. d = 0 and NaN give some valid cell. */
 static inline int hull_start_index(mk_vec3 d)
 {
     mk_real ax = fabs(d.x), ay = fabs(d.y), az = fabs(d.z);
-    mk_real t = 0.41421356237309503 * fmax(ax, fmax(ay, az));
-    int qx = ax > t ? (d.x > 0 ? 2 : 0) : 1;
-    int qy = ay > t ? (d.y > 0 ? 2 : 0) : 1;
-    int qz = az > t ? (d.z > 0 ? 2 : 0) : 1;
-    return 9 * qx + 3 * qy + qz; /* 13 only for d = 0 or NaN */
+    int face;
+    mk_real m, u, v;
+    if (ax >= ay && ax >= az) {
+        face = d.x < 0;
+        m = ax, u = d.y, v = d.z;
+    } else if (ay >= az) {
+        face = 2 + (d.y < 0);
+        m = ay, u = d.z, v = d.x;
+    } else {
+        face = 4 + (d.z < 0);
+        m = az, u = d.x, v = d.y;
+    }
+    const mk_real half = 0.5 * MK_HULL_START_RES, top = MK_HULL_START_RES - 1;
+    mk_real k = half / m;
+    mk_real fu = u * k + half, fv = v * k + half;
+    fu = fu > 0 ? (fu < top ? fu : top) : 0; /* NaN -> 0 */
+    fv = fv > 0 ? (fv < top ? fv : top) : 0;
+    return (face * MK_HULL_START_RES + (int)fu) * MK_HULL_START_RES + (int)fv;
 }
 
-/* Hill-climbing support (steepest ascent over neighbours; see hull.c). A start
- * outside [0, n) is a cold query: begin at the tabulated vertex nearest to d. */
+/* Hill-climbing support (steepest ascent over neighbours; see hull.c), from the
+ * hint or the start table's vertex for d, whichever is higher along d (only the
+ * table when the hint is outside [0, n): a cold query). */
 static inline int hull_climb(const mk_hull *h, mk_vec3 d, int start)
 {
-    int v = (start >= 0 && start < h->num_vertices) ? start : h->start_vertex[hull_start_index(d)];
+    int v = h->start_vertex[hull_start_index(d)];
     mk_real best_s = v3_dot(h->vertices[v], d);
+    if (start >= 0 && start < h->num_vertices && start != v) {
+        mk_real s = v3_dot(h->vertices[start], d);
+        if (s > best_s) {
+            best_s = s;
+            v = start;
+        }
+    }
     for (int step = 0; step < h->num_vertices; ++step) {
         int next = v;
         for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {

@@ -33,6 +33,9 @@ typedef enum mk_shape_type {
 /* Convex polytope with vertex adjacency (for hill-climbing support) and polygonal
  * faces (for contact manifolds). Built by mk_hull_create from any point cloud;
  * one heap block, read-only after creation, shareable between threads. */
+/* Resolution of a hull's start table (cells per cube-face edge). */
+#define MK_HULL_START_RES 16
+
 typedef struct mk_hull {
     int num_vertices;
     int num_faces;
@@ -46,10 +49,11 @@ typedef struct mk_hull {
     mk_vec3 aabb_min, aabb_max;  /* local bounding box */
     mk_vec3 centroid;            /* volume centroid (interior point) */
     mk_real inradius;            /* radius of the largest ball about centroid inside the hull */
-    /* Cold starts for hill-climbing: start_vertex[9(qx+1) + 3(qy+1) + (qz+1)] is
-     * a vertex extreme along the direction (qx, qy, qz), q in {-1, 0, 1}^3 \ 0
-     * (entry 13 unused); see mk_hull_support_climb. */
-    int start_vertex[27];
+    /* Starts for hill-climbing: a cube map of directions. Each of the 6 faces of
+     * the cube [-1, 1]^3 is cut into MK_HULL_START_RES^2 cells; start_vertex[cell]
+     * is a vertex extreme along the direction to the cell's centre (see
+     * hull_start_index in support.h for the cell of a direction). */
+    int start_vertex[6 * MK_HULL_START_RES * MK_HULL_START_RES];
 } mk_hull;
 
 /* Hulls with at most this many vertices use a linear scan for support (faster
@@ -68,8 +72,9 @@ MK_API mk_status mk_hull_create(const mk_vec3 *points, int count, mk_hull **out)
 MK_API void mk_hull_destroy(mk_hull *hull);
 /* Brute-force support over every vertex (reference for tests). */
 MK_API int mk_hull_support_linear(const mk_hull *hull, mk_vec3 dir);
-/* Hill-climbing support from vertex `start`; a negative or out-of-range start
- * (a cold query) begins at the start_vertex entry nearest to dir. */
+/* Hill-climbing support from vertex `start` or the start table's vertex for
+ * dir, whichever is higher along dir; a negative or out-of-range start (a cold
+ * query) uses the table alone. */
 MK_API int mk_hull_support_climb(const mk_hull *hull, mk_vec3 dir, int start);
 
 /* Support callback of a user shape: the local-frame core point farthest along
