@@ -57,13 +57,13 @@ typedef struct mk_hull {
 } mk_hull;
 
 /* Hulls with at most this many vertices use a linear scan for support (faster
- * than hill-climbing there); larger ones hill-climb from the caller's hint, or
- * cold from the table of extreme vertices. Measured in whole GJK queries
- * (mk_bench --section support, "in situ": default Nesterov distance queries 1 cm
- * apart, with cold climbs starting from the table): linear scan faster at 32
- * vertices (932 vs 1032 ns per query), the two within 2% at 40 (1072 vs 1052),
- * climbing faster from 48 (1192 vs 1102). */
-#define MK_HULL_LINEAR_SCAN_MAX 32
+ * than hill-climbing there); larger ones hill-climb from the caller's hint or
+ * the start table. Measured (mk_bench --section support, after the start table):
+ * per call on a GJK-like walk the scan is faster up to 40 vertices (30.1 vs 31.2
+ * ns), climbing from 48 (32.2 vs 35.8); in whole GJK queries (default Nesterov
+ * distance, 1 cm apart, both through a user callback) the scan still wins at 48
+ * (1193 vs 1293 ns) and climbing wins from 64 (1382 vs 1533). */
+#define MK_HULL_LINEAR_SCAN_MAX 48
 
 /* Build the convex hull of `count` points with Qhull. Rejects NULL, count < 4,
  * non-finite coordinates, and point sets without volume (coplanar, collinear,
