@@ -158,6 +158,62 @@ static mk_vec3 newell_normal(const mk_vec3 *verts, const int *ids, int count)
     return n;
 }
 
+/* Direction to point (u, w) of cube face `face` (the inverse of
+ * hull_start_index's face and coordinate choice). */
+static mk_vec3 cube_dir(int face, mk_real u, mk_real w)
+{
+    mk_real m = face & 1 ? -1 : 1;
+    return face < 2 ? v3(m, u, w) : face < 4 ? v3(w, m, u) : v3(u, w, m);
+}
+
+/* Start-table resolution for a hull of nv vertices (shape.h): none where
+ * support scans linearly, else about 2 sqrt(nv) cells per cube edge (6 * 4 nv
+ * cells, ~100 bytes per vertex), from 8 to 32. */
+static int start_res(int nv)
+{
+    if (nv <= MK_HULL_LINEAR_SCAN_MAX)
+        return 0;
+    int r = (int)ceil(2 * sqrt((double)nv));
+    return r < 8 ? 8 : r > 32 ? 32 : r;
+}
+
+/* Start table (shape.h): for each cube-map cell the extreme vertex along the
+ * cell's centre direction, found by climbing from the previous cell's answer
+ * (exact from any start, cheap between neighbouring directions). A cell is
+ * marked certain (stored as ~v) when v is also extreme along the cell's four
+ * corner directions: a vertex's normal cone is convex and the cell's cone is
+ * spanned by its corner rays, so v is then extreme for every direction in the
+ * cell and support needs no climb there. */
+static void build_start_table(mk_hull *h, int *table)
+{
+    const int R = h->start_res;
+    h->start_vertex = table;
+    if (R == 0)
+        return;
+    int prev = mk_hull_support_linear(h, v3(1, 0, 0));
+    for (int face = 0; face < 6; ++face)
+        for (int iu = 0; iu < R; ++iu)
+            for (int iv = 0; iv < R; ++iv) {
+                mk_real u = -1 + (2 * iu + 1) / (mk_real)R, w = -1 + (2 * iv + 1) / (mk_real)R;
+                prev = hull_climb_from(h, cube_dir(face, u, w), prev);
+                table[(face * R + iu) * R + iv] = prev;
+            }
+    for (int face = 0; face < 6; ++face)
+        for (int iu = 0; iu < R; ++iu)
+            for (int iv = 0; iv < R; ++iv) {
+                int *cell = &table[(face * R + iu) * R + iv];
+                int v = *cell, certain = 1;
+                for (int c = 0; c < 4 && certain; ++c) {
+                    mk_real u = -1 + 2 * (iu + (c & 1)) / (mk_real)R, w = -1 + 2 * (iv + (c >> 1)) / (mk_real)R;
+                    mk_vec3 d = cube_dir(face, u, w);
+                    int best = hull_climb_from(h, d, v);
+                    certain = v3_dot(h->vertices[v], d) >= v3_dot(h->vertices[best], d);
+                }
+                if (certain)
+                    *cell = ~v;
+            }
+}
+
 /* Builds the mk_hull block from Qhull's facets. Vertex ids were stored in
  * vertex->visitid by the caller. */
 static mk_status build_block(qhT *qh, mk_hull **out)
@@ -183,7 +239,9 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     size_t off_adj = off_adj_start + sizeof(int) * (size_t)(nv + 1);
     size_t off_face_start = off_adj + sizeof(int) * total_fv; /* one directed edge per face corner */
     size_t off_face_vertices = off_face_start + sizeof(int) * (size_t)(nf + 1);
-    size_t bytes = off_face_vertices + sizeof(int) * total_fv;
+    int res = start_res(nv);
+    size_t off_table = off_face_vertices + sizeof(int) * total_fv;
+    size_t bytes = off_table + sizeof(int) * 6 * (size_t)res * (size_t)res;
 
     unsigned char *block = calloc(1, bytes);
     angle_key *keys = malloc(sizeof(angle_key) * (size_t)max_face);
@@ -307,21 +365,8 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     h->aabb_max = hi;
     h->centroid = centroid;
     h->inradius = inradius;
-    /* Start table: the extreme vertex along each cube-map cell's centre
-     * direction (the inverse of hull_start_index), each found by climbing from
-     * the previous cell's answer (exact from any start; cheap between
-     * neighbouring directions). */
-    int prev = mk_hull_support_linear(h, v3(1, 0, 0));
-    for (int face = 0; face < 6; ++face)
-        for (int iu = 0; iu < MK_HULL_START_RES; ++iu)
-            for (int iv = 0; iv < MK_HULL_START_RES; ++iv) {
-                mk_real u = -1 + (2 * iu + 1) / (mk_real)MK_HULL_START_RES;
-                mk_real w = -1 + (2 * iv + 1) / (mk_real)MK_HULL_START_RES;
-                mk_real m = face & 1 ? -1 : 1;
-                mk_vec3 d = face < 2 ? v3(m, u, w) : face < 4 ? v3(w, m, u) : v3(u, w, m);
-                prev = hull_climb(h, d, prev);
-                h->start_vertex[(face * MK_HULL_START_RES + iu) * MK_HULL_START_RES + iv] = prev;
-            }
+    h->start_res = res;
+    build_start_table(h, (int *)(block + off_table));
     *out = h;
     return MK_OK;
 }

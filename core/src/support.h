@@ -20,8 +20,8 @@ static inline void disc_support(mk_real r, mk_real dx, mk_real dy, mk_real *x, m
 
 /* Cell of mk_hull.start_vertex for direction d: the cube face its largest
  * component points to, then the cell of the other two components over the
- * largest, on a MK_HULL_START_RES grid. d = 0 and NaN give some valid cell. */
-static inline int hull_start_index(mk_vec3 d)
+ * largest, on a res x res grid (res >= 1). d = 0 and NaN give some valid cell. */
+static inline int hull_start_index(mk_vec3 d, int res)
 {
     mk_real ax = fabs(d.x), ay = fabs(d.y), az = fabs(d.z);
     int face;
@@ -36,28 +36,18 @@ static inline int hull_start_index(mk_vec3 d)
         face = 4 + (d.z < 0);
         m = az, u = d.x, v = d.y;
     }
-    const mk_real half = 0.5 * MK_HULL_START_RES, top = MK_HULL_START_RES - 1;
+    const mk_real half = 0.5 * res, top = res - 1;
     mk_real k = half / m;
     mk_real fu = u * k + half, fv = v * k + half;
     fu = fu > 0 ? (fu < top ? fu : top) : 0; /* NaN -> 0 */
     fv = fv > 0 ? (fv < top ? fv : top) : 0;
-    return (face * MK_HULL_START_RES + (int)fu) * MK_HULL_START_RES + (int)fv;
+    return (face * res + (int)fu) * res + (int)fv;
 }
 
-/* Hill-climbing support (steepest ascent over neighbours; see hull.c), from the
- * hint or the start table's vertex for d, whichever is higher along d (only the
- * table when the hint is outside [0, n): a cold query). */
-static inline int hull_climb(const mk_hull *h, mk_vec3 d, int start)
+/* Steepest ascent over neighbours from vertex v (see hull.c). */
+static inline int hull_climb_from(const mk_hull *h, mk_vec3 d, int v)
 {
-    int v = h->start_vertex[hull_start_index(d)];
     mk_real best_s = v3_dot(h->vertices[v], d);
-    if (start >= 0 && start < h->num_vertices && start != v) {
-        mk_real s = v3_dot(h->vertices[start], d);
-        if (s > best_s) {
-            best_s = s;
-            v = start;
-        }
-    }
     for (int step = 0; step < h->num_vertices; ++step) {
         int next = v;
         for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
@@ -73,6 +63,23 @@ static inline int hull_climb(const mk_hull *h, mk_vec3 d, int start)
         v = next;
     }
     return v;
+}
+
+/* Hull support. A start-table cell whose vertex is extreme over the whole cell
+ * answers at once; otherwise climb from the hint or the cell's vertex, whichever
+ * is higher along d (only the cell's vertex when the hint is outside [0, n): a
+ * cold query). */
+static inline int hull_climb(const mk_hull *h, mk_vec3 d, int start)
+{
+    if (h->start_res == 0) /* small hull without a table */
+        return hull_climb_from(h, d, start >= 0 && start < h->num_vertices ? start : 0);
+    int v = h->start_vertex[hull_start_index(d, h->start_res)];
+    if (v < 0)
+        return ~v;
+    if (start >= 0 && start < h->num_vertices && start != v &&
+        v3_dot(h->vertices[start], d) > v3_dot(h->vertices[v], d))
+        v = start;
+    return hull_climb_from(h, d, v);
 }
 
 /* Forced inline: it sits in the innermost loop of every query. */

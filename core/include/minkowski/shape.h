@@ -33,9 +33,6 @@ typedef enum mk_shape_type {
 /* Convex polytope with vertex adjacency (for hill-climbing support) and polygonal
  * faces (for contact manifolds). Built by mk_hull_create from any point cloud;
  * one heap block, read-only after creation, shareable between threads. */
-/* Resolution of a hull's start table (cells per cube-face edge). */
-#define MK_HULL_START_RES 16
-
 typedef struct mk_hull {
     int num_vertices;
     int num_faces;
@@ -50,10 +47,14 @@ typedef struct mk_hull {
     mk_vec3 centroid;            /* volume centroid (interior point) */
     mk_real inradius;            /* radius of the largest ball about centroid inside the hull */
     /* Starts for hill-climbing: a cube map of directions. Each of the 6 faces of
-     * the cube [-1, 1]^3 is cut into MK_HULL_START_RES^2 cells; start_vertex[cell]
-     * is a vertex extreme along the direction to the cell's centre (see
-     * hull_start_index in support.h for the cell of a direction). */
-    int start_vertex[6 * MK_HULL_START_RES * MK_HULL_START_RES];
+     * the cube [-1, 1]^3 is cut into start_res^2 cells; start_vertex[cell] is a
+     * vertex v extreme along the direction to the cell's centre, stored as ~v
+     * (negative) when v is extreme for every direction of the cell (see
+     * hull_start_index in support.h for the cell of a direction). start_res is
+     * 0 (no table) for hulls small enough for the linear scan, else about
+     * 2 sqrt(num_vertices), from 8 to 32. */
+    int start_res;
+    const int *start_vertex;
 } mk_hull;
 
 /* Hulls with at most this many vertices use a linear scan for support (faster
