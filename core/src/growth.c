@@ -626,8 +626,8 @@ static mk_status prepare(const mk_growth_input *in, const mk_growth_settings *st
     c->p = v3_sub(c->cb, c->ca);
     c->ra = pr->a->radius;
     c->rb = pr->b->radius;
-    c->hint_a = cache && cache->valid ? cache->hint_a : 0;
-    c->hint_b = cache && cache->valid ? cache->hint_b : 0;
+    c->hint_a = cache && cache->valid ? cache->hint_a : -1;
+    c->hint_b = cache && cache->valid ? cache->hint_b : -1;
     c->bad = 0;
     c->ia = inradius(pr->a, in->centre_a, in->inradius_a);
     c->ib = inradius(pr->b, in->centre_b, in->inradius_b);
