@@ -257,22 +257,23 @@ typedef struct ctx {
     mk_real ra, rb; /* rounding radii */
     mk_real ia, ib; /* inradii of A about ca and B about cb */
     int hint_a, hint_b;
-    int bad; /* a support point was not finite */
+    int rounded; /* ra or rb > 0 */
 } ctx;
 
 /* Point of D' farthest along the unit normal n (eq. 11): s = (a - c_A) - (b - c_B)
  * with a = s_A(n) and b = s_B(-n) on the rounded shapes (A's frame). */
 static inline mk_vec3 support(ctx *c, mk_vec3 n, mk_vec3 *pa, mk_vec3 *pb)
 {
-    mk_vec3 a = v3_madd(shape_support(c->a, n, &c->hint_a), c->ra, n);
+    mk_vec3 a = shape_support(c->a, n, &c->hint_a);
     mk_vec3 bl = shape_support(c->b, m3_tmul(&c->R, v3_neg(n)), &c->hint_b);
-    mk_vec3 b = v3_madd(v3_add(m3_mul(&c->R, bl), c->t), -c->rb, n);
+    mk_vec3 b = v3_add(m3_mul(&c->R, bl), c->t);
+    if (c->rounded) {
+        a = v3_madd(a, c->ra, n);
+        b = v3_madd(b, -c->rb, n);
+    }
     *pa = a;
     *pb = b;
-    mk_vec3 s = v3_add(v3_sub(a, b), c->p);
-    if (!v3_finite(s))
-        c->bad = 1;
-    return s;
+    return v3_add(v3_sub(a, b), c->p);
 }
 
 /* ------------------------------------------------------------ the basis */
@@ -537,12 +538,15 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
     for (k = 0; k < st->max_iterations; ++k) {
         mk_vec3 pa, pb;
         mk_vec3 s = support(c, B->n, &pa, &pb);
-        if (c->bad) {
+        /* Outer approximation update (22). A support point that is not finite
+         * (a user callback's) makes t not finite: n is a unit vector, so some
+         * component multiplies an infinity or NaN by a nonzero number or an
+         * infinity by zero. */
+        mk_real t = v3_dot(B->n, s) / B->np;
+        if (!isfinite(t)) {
             r->out = RUN_BAD;
             break;
         }
-        /* Outer approximation update (22). */
-        mk_real t = v3_dot(B->n, s) / B->np;
         if (t < r->tu) {
             r->tu = t;
             r->nu = B->n;
@@ -628,7 +632,7 @@ static mk_status prepare(const mk_growth_input *in, const mk_growth_settings *st
     c->rb = pr->b->radius;
     c->hint_a = cache && cache->valid ? cache->hint_a : -1;
     c->hint_b = cache && cache->valid ? cache->hint_b : -1;
-    c->bad = 0;
+    c->rounded = c->ra > 0 || c->rb > 0;
     c->ia = inradius(pr->a, in->centre_a, in->inradius_a);
     c->ib = inradius(pr->b, in->centre_b, in->inradius_b);
     if (isnan(c->ia) || isnan(c->ib))
@@ -662,19 +666,18 @@ static void store_cache(mk_growth_cache *cache, const ctx *c, const basis *B)
 /* Witnesses on A and B (A's frame) from the basis weights (eq. 28). */
 static void witnesses(const basis *B, mk_vec3 *pa, mk_vec3 *pb)
 {
-    mk_real l[3], sum = 0;
-    for (int i = 0; i < 3; ++i) {
-        l[i] = rmax(B->lambda[i], 0);
-        sum += l[i];
+    mk_real l0 = rmax(B->lambda[0], 0), l1 = rmax(B->lambda[1], 0), l2 = rmax(B->lambda[2], 0);
+    mk_real sum = l0 + l1 + l2;
+    if (!(sum > 0)) {
+        l0 = l1 = l2 = 1;
+        sum = 3;
     }
-    mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
-    for (int i = 0; i < 3; ++i) {
-        mk_real w = sum > 0 ? l[i] / sum : 1.0 / 3;
-        a = v3_madd(a, w, B->a[i]);
-        b = v3_madd(b, w, B->b[i]);
-    }
-    *pa = a;
-    *pb = b;
+    mk_real inv = 1 / sum;
+    l0 *= inv;
+    l1 *= inv;
+    l2 *= inv;
+    *pa = v3_madd(v3_madd(v3_scale(B->a[0], l0), l1, B->a[1]), l2, B->a[2]);
+    *pb = v3_madd(v3_madd(v3_scale(B->b[0], l0), l1, B->b[1]), l2, B->b[2]);
 }
 
 static void zero_result(mk_growth_result *out, mk_status st)
@@ -699,14 +702,12 @@ mk_status mk_growth_distance(const mk_growth_input *in, const mk_growth_settings
         return v;
     }
     const mk_transform *xa = &in->pair.xf_a;
-    zero_result(out, MK_GJK_INTERSECTING);
-    out->centre_a = xf_apply(xa, c.ca);
-    out->centre_b = xf_apply(xa, c.cb);
+    const mk_vec3 centre_a = xf_apply(xa, c.ca), centre_b = xf_apply(xa, c.cb);
     if (p_len == 0) {
         /* Coincident centres: the scaled shapes share the centre at any scale. */
-        out->point_a = out->centre_a;
-        out->point_b = out->centre_b;
-        out->contact = out->centre_a;
+        zero_result(out, MK_GJK_INTERSECTING);
+        out->centre_a = out->point_a = out->contact = centre_a;
+        out->centre_b = out->point_b = centre_b;
         return out->status;
     }
 
@@ -716,6 +717,9 @@ mk_status mk_growth_distance(const mk_growth_input *in, const mk_growth_settings
         zero_result(out, MK_INVALID_INPUT);
         return MK_INVALID_INPUT;
     }
+    /* Every field is written below. */
+    out->centre_a = centre_a;
+    out->centre_b = centre_b;
     const basis *B = &r.B;
     mk_real tl = B->tl, tu = r.tu;
     mk_vec3 nu = r.nu;
@@ -727,12 +731,13 @@ mk_status mk_growth_distance(const mk_growth_input *in, const mk_growth_settings
     }
     mk_vec3 pa, pb;
     witnesses(B, &pa, &pb);
-    out->sigma = 1 / tl;
-    out->upper_bound = 1 / tl;
+    const mk_real sigma = 1 / tl;
+    out->sigma = sigma;
+    out->upper_bound = sigma;
     out->lower_bound = 1 / tu;
     out->point_a = xf_apply(xa, pa);
     out->point_b = xf_apply(xa, pb);
-    out->contact = xf_apply(xa, v3_madd(c.ca, 1 / tl, v3_sub(pa, c.ca)));
+    out->contact = xf_apply(xa, v3_madd(c.ca, sigma, v3_sub(pa, c.ca)));
     out->normal = m3_mul(&xa->R, nu);
     out->iterations = r.iterations;
     if (r.out == RUN_MAX_ITER)
