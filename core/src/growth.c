@@ -406,7 +406,8 @@ static inline int triangle_plane(mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, mk_vec3 p, 
 /* Initial basis, Alg. 1: a ball of radius r = ia + ib about the origin lies in
  * D' (ball(c_A, ia) in A, ball(c_B, ib) in B); three points of its sphere on the
  * cone of half-angle acos(INIT_COS) around p. Each point w splits as
- * a = c_A + (ia / r) w in A and b = c_B - (ib / r) w in B. */
+ * a = c_A + (ia / r) w in A and b = c_B - (ib / r) w in B, computed by
+ * ball_points() for those still in the final basis (usually none). */
 static void init_basis(basis *B, const ctx *c, mk_real p_len)
 {
     mk_vec3 u = v3_scale(c->p, 1 / p_len);
@@ -418,13 +419,10 @@ static void init_basis(basis *B, const ctx *c, mk_real p_len)
     mk_vec3 e1 = v3(1 + sg * u.x * u.x * k, sg * m, -sg * u.x);
     mk_vec3 e2 = v3(m, sg + u.y * u.y * k, -u.y);
     static const mk_real CS[3][2] = {{1, 0}, {-0.5, 0.86602540378443864676}, {-0.5, -0.86602540378443864676}};
-    const mk_real r = c->ia + c->ib, fa = c->ia / r, fb = c->ib / r;
+    const mk_real r = c->ia + c->ib;
     for (int i = 0; i < 3; ++i) {
         mk_vec3 side = v3_add(v3_scale(e1, CS[i][0]), v3_scale(e2, CS[i][1]));
-        mk_vec3 w = v3_scale(v3_add(v3_scale(u, MK_GROWTH_INIT_COS), v3_scale(side, MK_GROWTH_INIT_SIN)), r);
-        B->w[i] = w;
-        B->a[i] = v3_madd(c->ca, fa, w);
-        B->b[i] = v3_madd(c->cb, -fb, w);
+        B->w[i] = v3_scale(v3_add(v3_scale(u, MK_GROWTH_INIT_COS), v3_scale(side, MK_GROWTH_INIT_SIN)), r);
         B->id[i] = i;
         B->lambda[i] = 1.0 / 3;
     }
@@ -442,12 +440,11 @@ static void init_basis(basis *B, const ctx *c, mk_real p_len)
  * plane (scaling p and s leaves the argmin alone, Sec. III-F2); ties go to the
  * smallest entry index (Bland). Returns 0 (basis unchanged) when s does not
  * enter or the new basis would be numerically degenerate. */
-static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_vec3 a, mk_vec3 b, int id)
+static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_real hs, mk_vec3 a, mk_vec3 b, int id)
 {
     /* Beyond the plane by more than its own rounding (the scatter of <n, w_i>
      * about h): otherwise the support point is, in floating point, already in the
-     * basis and no pivot can make progress. */
-    mk_real hs = v3_dot(B->n, s);
+     * basis and no pivot can make progress. hs = <n, s>. */
     if (!(hs - B->h > 4 * B->spread + 4 * DBL_EPSILON * fabs(hs)))
         return 0;
     /* Signed areas of s projected centrally onto the basis plane: alpha_j =
@@ -525,7 +522,7 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
             mk_vec3 b = v3_add(m3_mul(&c->R, warm->b[i]), c->t);
             mk_vec3 s = v3_add(v3_sub(a, b), c->p);
             if (v3_finite(s))
-                pivot(B, c->p, s, a, b, 3 + i);
+                pivot(B, c->p, s, v3_dot(B->n, s), a, b, 3 + i);
         }
     }
     if (boolean && B->tl > 1) {
@@ -542,7 +539,8 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
          * (a user callback's) makes t not finite: n is a unit vector, so some
          * component multiplies an infinity or NaN by a nonzero number or an
          * infinity by zero. */
-        mk_real t = v3_dot(B->n, s) / B->np;
+        const mk_real hs = v3_dot(B->n, s);
+        mk_real t = hs / B->np;
         if (!isfinite(t)) {
             r->out = RUN_BAD;
             break;
@@ -565,7 +563,7 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
         }
         /* Inner approximation update; no pivot means no progress is possible in
          * floating point: the bracket is as tight as it gets. */
-        if (!pivot(B, c->p, s, pa, pb, 6 + k)) {
+        if (!pivot(B, c->p, s, hs, pa, pb, 6 + k)) {
             r->out = RUN_CONVERGED;
             ++k;
             break;
@@ -649,6 +647,17 @@ static mk_status prepare(const mk_growth_input *in, const mk_growth_settings *st
     return MK_OK;
 }
 
+/* The points of A and B of the ball points left in the basis (ids 0-2). */
+static void ball_points(basis *B, const ctx *c)
+{
+    const mk_real r = c->ia + c->ib, fa = c->ia / r, fb = c->ib / r;
+    for (int i = 0; i < 3; ++i)
+        if (B->id[i] < 3) {
+            B->a[i] = v3_madd(c->ca, fa, B->w[i]);
+            B->b[i] = v3_madd(c->cb, -fb, B->w[i]);
+        }
+}
+
 static void store_cache(mk_growth_cache *cache, const ctx *c, const basis *B)
 {
     for (int i = 0; i < 3; ++i) {
@@ -717,6 +726,7 @@ mk_status mk_growth_distance(const mk_growth_input *in, const mk_growth_settings
         zero_result(out, MK_INVALID_INPUT);
         return MK_INVALID_INPUT;
     }
+    ball_points(&r.B, &c);
     /* Every field is written below. */
     out->centre_a = centre_a;
     out->centre_b = centre_b;
@@ -779,6 +789,7 @@ mk_status mk_growth_intersect(const mk_growth_input *in, const mk_growth_setting
         out->status = MK_INVALID_INPUT;
         return out->status;
     }
+    ball_points(&r.B, &c);
     const basis *B = &r.B;
     out->upper_bound = 1 / B->tl;
     out->lower_bound = r.tu > B->tl ? 1 / r.tu : 1 / B->tl;
