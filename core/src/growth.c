@@ -573,6 +573,12 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
             ++k;
             break;
         }
+        /* The new inner bound may meet an outer bound found earlier. */
+        if (r->tu - B->tl <= tol * B->tl) {
+            r->out = RUN_CONVERGED;
+            ++k;
+            break;
+        }
     }
     r->iterations = k;
 }
