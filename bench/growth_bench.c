@@ -2,7 +2,7 @@
  * after a small displacement, and Boolean mode, beside our GJK distance on the
  * same pairs. Prints a table; speed is measured, never asserted.
  *
- *     mk_growth_bench [--pairs N] [--runs R] [--seed S] [--quick]
+ *     mk_growth_bench [--pairs N] [--runs R] [--seed S] [--quick] [--only DATASET]
  *
  * Datasets (generated here, fixed seed):
  *   ellipsoids  semi-axes uniform in [0.05, 0.5] m
@@ -42,6 +42,7 @@
 typedef struct options {
     int pairs, runs;
     uint64_t seed;
+    const char *only; /* one dataset (ellipsoids, boxes, hull-240, 2d), or NULL for all */
 } options;
 
 /* ------------------------------------------------------------ random numbers */
@@ -261,12 +262,13 @@ static void usage(void)
            "  --pairs N  problems per dataset (default 1000)\n"
            "  --runs R   timing blocks per problem and method, median taken (default 7)\n"
            "  --seed S   dataset seed (default 6)\n"
-           "  --quick    100 pairs, 5 runs\n");
+           "  --quick    100 pairs, 5 runs\n"
+           "  --only D   only dataset D: ellipsoids, boxes, hull-240 or 2d (for profiling)\n");
 }
 
 int main(int argc, char **argv)
 {
-    options o = {1000, 7, 6};
+    options o = {1000, 7, 6, NULL};
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
             o.pairs = atoi(argv[++i]);
@@ -274,6 +276,8 @@ int main(int argc, char **argv)
             o.runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             o.seed = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            o.only = argv[++i];
         else if (!strcmp(argv[i], "--quick")) {
             o.pairs = 100;
             o.runs = 5;
@@ -319,6 +323,8 @@ int main(int argc, char **argv)
     for (int ds = 0; ds < DS_COUNT; ++ds) {
         for (int i = 0; i < o.pairs; ++i)
             make_problem(&r, (dataset)ds, pool, &probs[i]);
+        if (o.only && strcmp(o.only, DS_NAME[ds]))
+            continue; /* generated all the same: the next datasets stay the same */
         int count[2] = {0, 0};
         for (int i = 0; i < o.pairs; ++i) {
             const problem *p = &probs[i];
@@ -380,7 +386,8 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
-    bench_2d(&r, &o);
+    if (!o.only || !strcmp(o.only, "2d"))
+        bench_2d(&r, &o);
 
     for (int m = 0; m < M_COUNT; ++m)
         for (int c = 0; c < 2; ++c) {

@@ -734,6 +734,20 @@ static mk_vec3 nan_support(const void *data, mk_vec3 d)
     return v3(NAN, 0, 0);
 }
 
+/* An infinite coordinate along the axis *data (0, 1, 2), finite elsewhere. */
+static mk_vec3 inf_support(const void *data, mk_vec3 d)
+{
+    const int axis = *(const int *)data;
+    mk_vec3 v = v3(copysign(1, d.x), copysign(1, d.y), copysign(1, d.z));
+    if (axis == 0)
+        v.x = INFINITY;
+    else if (axis == 1)
+        v.y = -INFINITY;
+    else
+        v.z = INFINITY;
+    return v;
+}
+
 static void basic_pair(gcase *g)
 {
     memset(g, 0, sizeof *g);
@@ -874,6 +888,17 @@ START_TEST(invalid_inputs)
     expect_status(&bad, NULL, MK_INVALID_INPUT, "NaN user support");
     bad.inradius_b = 0.5; /* skips the probe: the NaN now shows up in the iterations */
     expect_status(&bad, NULL, MK_INVALID_INPUT, "NaN user support in the loop");
+    /* Infinite support points in the loop, along each axis (the solver detects
+     * them through the outer bound, whatever the normal's components). */
+    static const int AXES[3] = {0, 1, 2};
+    for (int i = 0; i < 3; ++i) {
+        mk_shape ui;
+        ck_assert_int_eq(mk_shape_user(&ui, inf_support, &AXES[i], v3(-1, -1, -1), v3(1, 1, 1), 0), MK_OK);
+        bad = in;
+        bad.pair.a = &ui;
+        bad.inradius_a = 0.5;
+        expect_status(&bad, NULL, MK_INVALID_INPUT, "infinite user support in the loop");
+    }
     /* Settings. */
     mk_growth_settings st = mk_growth_default_settings();
     st.tolerance = 0;

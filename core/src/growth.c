@@ -257,22 +257,23 @@ typedef struct ctx {
     mk_real ra, rb; /* rounding radii */
     mk_real ia, ib; /* inradii of A about ca and B about cb */
     int hint_a, hint_b;
-    int bad; /* a support point was not finite */
+    int rounded; /* ra or rb > 0 */
 } ctx;
 
 /* Point of D' farthest along the unit normal n (eq. 11): s = (a - c_A) - (b - c_B)
  * with a = s_A(n) and b = s_B(-n) on the rounded shapes (A's frame). */
 static inline mk_vec3 support(ctx *c, mk_vec3 n, mk_vec3 *pa, mk_vec3 *pb)
 {
-    mk_vec3 a = v3_madd(shape_support(c->a, n, &c->hint_a), c->ra, n);
+    mk_vec3 a = shape_support(c->a, n, &c->hint_a);
     mk_vec3 bl = shape_support(c->b, m3_tmul(&c->R, v3_neg(n)), &c->hint_b);
-    mk_vec3 b = v3_madd(v3_add(m3_mul(&c->R, bl), c->t), -c->rb, n);
+    mk_vec3 b = v3_add(m3_mul(&c->R, bl), c->t);
+    if (c->rounded) {
+        a = v3_madd(a, c->ra, n);
+        b = v3_madd(b, -c->rb, n);
+    }
     *pa = a;
     *pb = b;
-    mk_vec3 s = v3_add(v3_sub(a, b), c->p);
-    if (!v3_finite(s))
-        c->bad = 1;
-    return s;
+    return v3_add(v3_sub(a, b), c->p);
 }
 
 /* ------------------------------------------------------------ the basis */
@@ -405,7 +406,8 @@ static inline int triangle_plane(mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, mk_vec3 p, 
 /* Initial basis, Alg. 1: a ball of radius r = ia + ib about the origin lies in
  * D' (ball(c_A, ia) in A, ball(c_B, ib) in B); three points of its sphere on the
  * cone of half-angle acos(INIT_COS) around p. Each point w splits as
- * a = c_A + (ia / r) w in A and b = c_B - (ib / r) w in B. */
+ * a = c_A + (ia / r) w in A and b = c_B - (ib / r) w in B, computed by
+ * ball_points() for those still in the final basis (usually none). */
 static void init_basis(basis *B, const ctx *c, mk_real p_len)
 {
     mk_vec3 u = v3_scale(c->p, 1 / p_len);
@@ -417,13 +419,10 @@ static void init_basis(basis *B, const ctx *c, mk_real p_len)
     mk_vec3 e1 = v3(1 + sg * u.x * u.x * k, sg * m, -sg * u.x);
     mk_vec3 e2 = v3(m, sg + u.y * u.y * k, -u.y);
     static const mk_real CS[3][2] = {{1, 0}, {-0.5, 0.86602540378443864676}, {-0.5, -0.86602540378443864676}};
-    const mk_real r = c->ia + c->ib, fa = c->ia / r, fb = c->ib / r;
+    const mk_real r = c->ia + c->ib;
     for (int i = 0; i < 3; ++i) {
         mk_vec3 side = v3_add(v3_scale(e1, CS[i][0]), v3_scale(e2, CS[i][1]));
-        mk_vec3 w = v3_scale(v3_add(v3_scale(u, MK_GROWTH_INIT_COS), v3_scale(side, MK_GROWTH_INIT_SIN)), r);
-        B->w[i] = w;
-        B->a[i] = v3_madd(c->ca, fa, w);
-        B->b[i] = v3_madd(c->cb, -fb, w);
+        B->w[i] = v3_scale(v3_add(v3_scale(u, MK_GROWTH_INIT_COS), v3_scale(side, MK_GROWTH_INIT_SIN)), r);
         B->id[i] = i;
         B->lambda[i] = 1.0 / 3;
     }
@@ -441,12 +440,11 @@ static void init_basis(basis *B, const ctx *c, mk_real p_len)
  * plane (scaling p and s leaves the argmin alone, Sec. III-F2); ties go to the
  * smallest entry index (Bland). Returns 0 (basis unchanged) when s does not
  * enter or the new basis would be numerically degenerate. */
-static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_vec3 a, mk_vec3 b, int id)
+static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_real hs, mk_vec3 a, mk_vec3 b, int id)
 {
     /* Beyond the plane by more than its own rounding (the scatter of <n, w_i>
      * about h): otherwise the support point is, in floating point, already in the
-     * basis and no pivot can make progress. */
-    mk_real hs = v3_dot(B->n, s);
+     * basis and no pivot can make progress. hs = <n, s>. */
     if (!(hs - B->h > 4 * B->spread + 4 * DBL_EPSILON * fabs(hs)))
         return 0;
     /* Signed areas of s projected centrally onto the basis plane: alpha_j =
@@ -524,7 +522,7 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
             mk_vec3 b = v3_add(m3_mul(&c->R, warm->b[i]), c->t);
             mk_vec3 s = v3_add(v3_sub(a, b), c->p);
             if (v3_finite(s))
-                pivot(B, c->p, s, a, b, 3 + i);
+                pivot(B, c->p, s, v3_dot(B->n, s), a, b, 3 + i);
         }
     }
     if (boolean && B->tl > 1) {
@@ -537,12 +535,16 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
     for (k = 0; k < st->max_iterations; ++k) {
         mk_vec3 pa, pb;
         mk_vec3 s = support(c, B->n, &pa, &pb);
-        if (c->bad) {
+        /* Outer approximation update (22). A support point that is not finite
+         * (a user callback's) makes t not finite: n is a unit vector, so some
+         * component multiplies an infinity or NaN by a nonzero number or an
+         * infinity by zero. */
+        const mk_real hs = v3_dot(B->n, s);
+        mk_real t = hs / B->np;
+        if (!isfinite(t)) {
             r->out = RUN_BAD;
             break;
         }
-        /* Outer approximation update (22). */
-        mk_real t = v3_dot(B->n, s) / B->np;
         if (t < r->tu) {
             r->tu = t;
             r->nu = B->n;
@@ -561,13 +563,19 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
         }
         /* Inner approximation update; no pivot means no progress is possible in
          * floating point: the bracket is as tight as it gets. */
-        if (!pivot(B, c->p, s, pa, pb, 6 + k)) {
+        if (!pivot(B, c->p, s, hs, pa, pb, 6 + k)) {
             r->out = RUN_CONVERGED;
             ++k;
             break;
         }
         if (boolean && B->tl > 1) {
             r->out = RUN_OVERLAP;
+            ++k;
+            break;
+        }
+        /* The new inner bound may meet an outer bound found earlier. */
+        if (r->tu - B->tl <= tol * B->tl) {
+            r->out = RUN_CONVERGED;
             ++k;
             break;
         }
@@ -626,9 +634,9 @@ static mk_status prepare(const mk_growth_input *in, const mk_growth_settings *st
     c->p = v3_sub(c->cb, c->ca);
     c->ra = pr->a->radius;
     c->rb = pr->b->radius;
-    c->hint_a = cache && cache->valid ? cache->hint_a : 0;
-    c->hint_b = cache && cache->valid ? cache->hint_b : 0;
-    c->bad = 0;
+    c->hint_a = cache && cache->valid ? cache->hint_a : -1;
+    c->hint_b = cache && cache->valid ? cache->hint_b : -1;
+    c->rounded = c->ra > 0 || c->rb > 0;
     c->ia = inradius(pr->a, in->centre_a, in->inradius_a);
     c->ib = inradius(pr->b, in->centre_b, in->inradius_b);
     if (isnan(c->ia) || isnan(c->ib))
@@ -643,6 +651,17 @@ static mk_status prepare(const mk_growth_input *in, const mk_growth_settings *st
     if (!isfinite((c->ia + c->ib) / *p_len))
         *p_len = 0;
     return MK_OK;
+}
+
+/* The points of A and B of the ball points left in the basis (ids 0-2). */
+static void ball_points(basis *B, const ctx *c)
+{
+    const mk_real r = c->ia + c->ib, fa = c->ia / r, fb = c->ib / r;
+    for (int i = 0; i < 3; ++i)
+        if (B->id[i] < 3) {
+            B->a[i] = v3_madd(c->ca, fa, B->w[i]);
+            B->b[i] = v3_madd(c->cb, -fb, B->w[i]);
+        }
 }
 
 static void store_cache(mk_growth_cache *cache, const ctx *c, const basis *B)
@@ -662,19 +681,18 @@ static void store_cache(mk_growth_cache *cache, const ctx *c, const basis *B)
 /* Witnesses on A and B (A's frame) from the basis weights (eq. 28). */
 static void witnesses(const basis *B, mk_vec3 *pa, mk_vec3 *pb)
 {
-    mk_real l[3], sum = 0;
-    for (int i = 0; i < 3; ++i) {
-        l[i] = rmax(B->lambda[i], 0);
-        sum += l[i];
+    mk_real l0 = rmax(B->lambda[0], 0), l1 = rmax(B->lambda[1], 0), l2 = rmax(B->lambda[2], 0);
+    mk_real sum = l0 + l1 + l2;
+    if (!(sum > 0)) {
+        l0 = l1 = l2 = 1;
+        sum = 3;
     }
-    mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
-    for (int i = 0; i < 3; ++i) {
-        mk_real w = sum > 0 ? l[i] / sum : 1.0 / 3;
-        a = v3_madd(a, w, B->a[i]);
-        b = v3_madd(b, w, B->b[i]);
-    }
-    *pa = a;
-    *pb = b;
+    mk_real inv = 1 / sum;
+    l0 *= inv;
+    l1 *= inv;
+    l2 *= inv;
+    *pa = v3_madd(v3_madd(v3_scale(B->a[0], l0), l1, B->a[1]), l2, B->a[2]);
+    *pb = v3_madd(v3_madd(v3_scale(B->b[0], l0), l1, B->b[1]), l2, B->b[2]);
 }
 
 static void zero_result(mk_growth_result *out, mk_status st)
@@ -699,14 +717,12 @@ mk_status mk_growth_distance(const mk_growth_input *in, const mk_growth_settings
         return v;
     }
     const mk_transform *xa = &in->pair.xf_a;
-    zero_result(out, MK_GJK_INTERSECTING);
-    out->centre_a = xf_apply(xa, c.ca);
-    out->centre_b = xf_apply(xa, c.cb);
+    const mk_vec3 centre_a = xf_apply(xa, c.ca), centre_b = xf_apply(xa, c.cb);
     if (p_len == 0) {
         /* Coincident centres: the scaled shapes share the centre at any scale. */
-        out->point_a = out->centre_a;
-        out->point_b = out->centre_b;
-        out->contact = out->centre_a;
+        zero_result(out, MK_GJK_INTERSECTING);
+        out->centre_a = out->point_a = out->contact = centre_a;
+        out->centre_b = out->point_b = centre_b;
         return out->status;
     }
 
@@ -716,6 +732,10 @@ mk_status mk_growth_distance(const mk_growth_input *in, const mk_growth_settings
         zero_result(out, MK_INVALID_INPUT);
         return MK_INVALID_INPUT;
     }
+    ball_points(&r.B, &c);
+    /* Every field is written below. */
+    out->centre_a = centre_a;
+    out->centre_b = centre_b;
     const basis *B = &r.B;
     mk_real tl = B->tl, tu = r.tu;
     mk_vec3 nu = r.nu;
@@ -727,12 +747,13 @@ mk_status mk_growth_distance(const mk_growth_input *in, const mk_growth_settings
     }
     mk_vec3 pa, pb;
     witnesses(B, &pa, &pb);
-    out->sigma = 1 / tl;
-    out->upper_bound = 1 / tl;
+    const mk_real sigma = 1 / tl;
+    out->sigma = sigma;
+    out->upper_bound = sigma;
     out->lower_bound = 1 / tu;
     out->point_a = xf_apply(xa, pa);
     out->point_b = xf_apply(xa, pb);
-    out->contact = xf_apply(xa, v3_madd(c.ca, 1 / tl, v3_sub(pa, c.ca)));
+    out->contact = xf_apply(xa, v3_madd(c.ca, sigma, v3_sub(pa, c.ca)));
     out->normal = m3_mul(&xa->R, nu);
     out->iterations = r.iterations;
     if (r.out == RUN_MAX_ITER)
@@ -774,6 +795,7 @@ mk_status mk_growth_intersect(const mk_growth_input *in, const mk_growth_setting
         out->status = MK_INVALID_INPUT;
         return out->status;
     }
+    ball_points(&r.B, &c);
     const basis *B = &r.B;
     out->upper_bound = 1 / B->tl;
     out->lower_bound = r.tu > B->tl ? 1 / r.tu : 1 / B->tl;
