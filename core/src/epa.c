@@ -182,8 +182,6 @@ static void epa_init(epa *e, ctx *c, const mk_epa_settings *s, mk_real radius, v
     e->hz_nb = carve(&p, (size_t)e->max_v * sizeof(int));
     e->hz_new = carve(&p, (size_t)e->max_v * sizeof(int));
     e->out_edge = carve(&p, (size_t)e->max_v * sizeof(int));
-    for (int i = 0; i < e->max_v; ++i)
-        e->out_edge[i] = -1;
     e->nv = 0;
     e->nused = e->nlive = e->nfree = 0;
     e->stamp = 0;
@@ -240,6 +238,7 @@ static int keep_vertex(epa *e)
     if (e->nv >= e->max_v)
         return -1;
     e->v[e->nv] = e->pending;
+    e->out_edge[e->nv] = -1; /* on no horizon (expand() restores that after use) */
     return e->nv++;
 }
 
@@ -1095,7 +1094,7 @@ mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_set
         return MK_WORKSPACE_TOO_SMALL;
     }
     ctx c;
-    make_ctx(pair, 0, 0, &c);
+    make_ctx(pair, -1, -1, &c); /* cold hill-climbing starts (the hulls' start tables) */
     if (gjk->core_distance > 0 && pair->a->radius + pair->b->radius > 0) {
         /* GJK stopped as soon as the cores came within the radii: finish it
          * on the cores, from where it stopped. */
