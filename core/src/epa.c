@@ -46,6 +46,13 @@
 #define MK_EPA_SURROUND_STEPS 8
 /* Rounds of "add supports off a degenerate (flat) point set". */
 #define MK_EPA_SEED_ROUNDS 3
+/* The closest face is far from D's boundary along its normal when a start-
+ * table point of D lies more than this times the face's offset beyond it: the
+ * expansion then takes that point instead of climbing for the support. Measured
+ * on hull-240 pairs at 1 cm overlap (single calls): 1.0 -> 4% faster than
+ * always climbing, 0.5 -> 6%, 0.25 -> 9%, 0.1 and 0.03 no better than 0.25
+ * (0.03: 1.7% more iterations). */
+#define MK_EPA_FAR_RATIO 0.25
 
 /* ------------------------------------------------------------ settings, workspace */
 
@@ -717,6 +724,49 @@ static void warm_hints(epa *e, int fi)
 
 typedef enum stop { STOP_CONVERGED, STOP_FLOOR, STOP_MAX_ITER, STOP_BUDGET, STOP_DEGENERATE, STOP_BAD } stop;
 
+/* A hull large enough to be climbed (support.h), whose start table is then
+ * worth reading on its own. */
+static inline const mk_hull *climbed_hull(const mk_shape *s)
+{
+    if (s->type != MK_SHAPE_HULL || s->u.hull.hull->num_vertices <= MK_HULL_LINEAR_SCAN_MAX)
+        return NULL;
+    return s->u.hull.hull;
+}
+
+/* A point of D near the support along n, without climbing: each climbed hull
+ * gives its start-table vertex for the direction (the support along the centre
+ * of n's cell), other shapes their exact support. Returns 0, and nothing, when
+ * neither shape is a climbed hull. The point is in D, so it may join the
+ * polytope (E3), but <n, w> is only a lower bound of h_D(n): it never touches
+ * the upper bound. */
+static int table_point(ctx *c, mk_vec3 n, vert *out)
+{
+    const mk_hull *ha = climbed_hull(c->a), *hb = climbed_hull(c->b);
+    if (!ha && !hb)
+        return 0;
+    mk_vec3 nb = m3_tmul(&c->R, v3_neg(n));
+    if (ha) {
+        out->hint_a = ha->start_vertex[hull_start_index(n)];
+        out->a = ha->vertices[out->hint_a];
+    } else {
+        out->a = shape_support(c->a, n, &c->hint_a);
+        out->hint_a = c->hint_a;
+    }
+    mk_vec3 lb;
+    if (hb) {
+        out->hint_b = hb->start_vertex[hull_start_index(nb)];
+        lb = hb->vertices[out->hint_b];
+    } else {
+        lb = shape_support(c->b, nb, &c->hint_b);
+        out->hint_b = c->hint_b;
+    }
+    out->b = v3_add(m3_mul(&c->R, lb), c->p);
+    out->w = v3_sub(out->a, out->b);
+    if (!v3_finite(out->w))
+        c->bad = 1;
+    return 1;
+}
+
 /* EPA proper (E4, E5). */
 static stop expand_loop(epa *e, int max_iter, int *iterations)
 {
@@ -730,6 +780,32 @@ static stop expand_loop(epa *e, int max_iter, int *iterations)
         if (converged(e)) {
             why = STOP_CONVERGED;
             break;
+        }
+        /* Far below D's boundary along n, any point of D well beyond the
+         * face expands the polytope about as well as the support: the start-
+         * table point saves both climbs, whose first touches of a hull's far
+         * side are cache misses (E3 holds for any vertices in D; the upper
+         * bound comes from exact supports only). Near the boundary, or when
+         * the table point is not beyond the face, the exact support. */
+        vert t;
+        if (e->upper < INFINITY && table_point(e->c, e->f[fi].n, &t)) {
+            if (e->c->bad) {
+                why = STOP_BAD;
+                break;
+            }
+            mk_real ht = v3_dot(e->f[fi].n, t.w);
+            if (off > 0 && ht - off > MK_EPA_FAR_RATIO * off && ht - off > e->eps_beyond) {
+                e->pending = t;
+                note_scale(e, t.w);
+                int iw = keep_vertex(e);
+                grow g = iw < 0 ? GROW_BUDGET : expand(e, iw, fi);
+                if (g != GROW_OK) {
+                    why = g == GROW_BUDGET ? STOP_BUDGET : STOP_DEGENERATE;
+                    ++it;
+                    break;
+                }
+                continue;
+            }
         }
         warm_hints(e, fi);
         mk_real before = e->upper;
