@@ -120,12 +120,89 @@ static void make_ctx(const mk_pair *pair, int hint_a, int hint_b, ctx *c)
     c->bad = 0;
 }
 
-/* The point of D farthest along n (E1): a = s_A(n), b = s_B(-n). */
+/* A hull large enough to be climbed (support.h), whose start table is then
+ * worth reading on its own. */
+static inline const mk_hull *climbed_hull(const mk_shape *s)
+{
+    if (s->type != MK_SHAPE_HULL || s->u.hull.hull->num_vertices <= MK_HULL_LINEAR_SCAN_MAX)
+        return NULL;
+    return s->u.hull.hull;
+}
+
+/* Start of a climb as in support.h: the hint or the start table's vertex for
+ * d, whichever is higher along d. */
+static inline int climb_start(const mk_hull *h, mk_vec3 d, int hint, mk_real *best)
+{
+    int v = h->start_vertex[hull_start_index(d)];
+    *best = v3_dot(h->vertices[v], d);
+    if (hint >= 0 && hint < h->num_vertices && hint != v) {
+        mk_real s = v3_dot(h->vertices[hint], d);
+        if (s > *best) {
+            *best = s;
+            v = hint;
+        }
+    }
+    return v;
+}
+
+/* One steepest-ascent step from v (support.h's climb): the best neighbour, or
+ * v itself at the top. Branch-free selection: which neighbour wins is data, and
+ * mispredicted branches would also stop the other hull's loads in flight. */
+static inline int climb_step(const mk_hull *h, mk_vec3 d, int v, mk_real *best)
+{
+    int next = v;
+    mk_real b = *best;
+    for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
+        int u = h->adj[k];
+        mk_real s = v3_dot(h->vertices[u], d);
+        int up = s > b;
+        next = up ? u : next;
+        b = up ? s : b;
+    }
+    *best = b;
+    return next;
+}
+
+/* Supports of two climbed hulls at once, the climbs interleaved step by step
+ * so that their cache misses overlap. Each climb is the one of support.h (same
+ * start, same steps, same answer), bounded by its hull's vertex count. */
+static inline void climb_pair(const mk_hull *ha, mk_vec3 da, int *va, const mk_hull *hb, mk_vec3 db, int *vb)
+{
+    mk_real sa, sb;
+    int a = climb_start(ha, da, *va, &sa), b = climb_start(hb, db, *vb, &sb);
+    int moving_a = 1, moving_b = 1;
+    const int steps = ha->num_vertices > hb->num_vertices ? ha->num_vertices : hb->num_vertices;
+    for (int step = 0; step < steps && (moving_a || moving_b); ++step) {
+        if (moving_a) {
+            int next = climb_step(ha, da, a, &sa);
+            moving_a = next != a && step + 1 < ha->num_vertices;
+            a = next;
+        }
+        if (moving_b) {
+            int next = climb_step(hb, db, b, &sb);
+            moving_b = next != b && step + 1 < hb->num_vertices;
+            b = next;
+        }
+    }
+    *va = a;
+    *vb = b;
+}
+
+/* The point of D farthest along n (E1): a = s_A(n), b = s_B(-n); two climbed
+ * hulls climb together. */
 static inline vert support_max(ctx *c, mk_vec3 n)
 {
     vert s;
-    s.a = shape_support(c->a, n, &c->hint_a);
-    mk_vec3 lb = shape_support(c->b, m3_tmul(&c->R, v3_neg(n)), &c->hint_b);
+    mk_vec3 nb = m3_tmul(&c->R, v3_neg(n)), lb;
+    const mk_hull *ha = climbed_hull(c->a), *hb = climbed_hull(c->b);
+    if (ha && hb) {
+        climb_pair(ha, n, &c->hint_a, hb, nb, &c->hint_b);
+        s.a = ha->vertices[c->hint_a];
+        lb = hb->vertices[c->hint_b];
+    } else {
+        s.a = shape_support(c->a, n, &c->hint_a);
+        lb = shape_support(c->b, nb, &c->hint_b);
+    }
     s.b = v3_add(m3_mul(&c->R, lb), c->p);
     s.w = v3_sub(s.a, s.b);
     s.hint_a = c->hint_a;
@@ -723,15 +800,6 @@ static void warm_hints(epa *e, int fi)
 }
 
 typedef enum stop { STOP_CONVERGED, STOP_FLOOR, STOP_MAX_ITER, STOP_BUDGET, STOP_DEGENERATE, STOP_BAD } stop;
-
-/* A hull large enough to be climbed (support.h), whose start table is then
- * worth reading on its own. */
-static inline const mk_hull *climbed_hull(const mk_shape *s)
-{
-    if (s->type != MK_SHAPE_HULL || s->u.hull.hull->num_vertices <= MK_HULL_LINEAR_SCAN_MAX)
-        return NULL;
-    return s->u.hull.hull;
-}
 
 /* A point of D near the support along n, without climbing: each climbed hull
  * gives its start-table vertex for the direction (the support along the centre
