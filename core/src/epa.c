@@ -378,13 +378,15 @@ static int face_new(epa *e, int i0, int i1, int i2, mk_vec3 fallback)
 /* Index of the live face with the smallest offset (dense scan). */
 static int closest_face(const epa *e)
 {
+    /* Branch-free selection: where the minimum moves is data. */
     int best = 0;
     mk_real bo = e->live_off[0];
-    for (int k = 1; k < e->nlive; ++k)
-        if (e->live_off[k] < bo) {
-            bo = e->live_off[k];
-            best = k;
-        }
+    for (int k = 1; k < e->nlive; ++k) {
+        mk_real o = e->live_off[k];
+        int lower = o < bo;
+        best = lower ? k : best;
+        bo = lower ? o : bo;
+    }
     return e->live[best];
 }
 
@@ -419,10 +421,10 @@ static int make_tetrahedron(epa *e, int i0, int i1, int i2, int i3)
 /* Edge index of face g running from vertex `from` to vertex `to`, or -1. */
 static int edge_of(const face *g, int from, int to)
 {
-    for (int j = 0; j < 3; ++j)
-        if (g->v[j] == from && g->v[(j + 1) % 3] == to)
-            return j;
-    return -1;
+    /* The corner holding `from` without branching on which it is. */
+    int j = g->v[1] == from ? 1 : g->v[2] == from ? 2 : 0;
+    static const int next[3] = {1, 2, 0};
+    return g->v[j] == from && g->v[next[j]] == to ? j : -1;
 }
 
 /* Add vertex iw (beyond face f0) to the hull (E4): mark the faces that see it
