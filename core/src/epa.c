@@ -130,10 +130,11 @@ static inline const mk_hull *climbed_hull(const mk_shape *s)
 }
 
 /* Start of a climb as in support.h: the hint or the start table's vertex for
- * d, whichever is higher along d. */
-static inline int climb_start(const mk_hull *h, mk_vec3 d, int hint, mk_real *best)
+ * d (`table`, when the caller has looked it up already, else -1), whichever is
+ * higher along d. */
+static inline int climb_start(const mk_hull *h, mk_vec3 d, int table, int hint, mk_real *best)
 {
-    int v = h->start_vertex[hull_start_index(d)];
+    int v = table >= 0 ? table : h->start_vertex[hull_start_index(d)];
     *best = v3_dot(h->vertices[v], d);
     if (hint >= 0 && hint < h->num_vertices && hint != v) {
         mk_real s = v3_dot(h->vertices[hint], d);
@@ -166,10 +167,11 @@ static inline int climb_step(const mk_hull *h, mk_vec3 d, int v, mk_real *best)
 /* Supports of two climbed hulls at once, the climbs interleaved step by step
  * so that their cache misses overlap. Each climb is the one of support.h (same
  * start, same steps, same answer), bounded by its hull's vertex count. */
-static inline void climb_pair(const mk_hull *ha, mk_vec3 da, int *va, const mk_hull *hb, mk_vec3 db, int *vb)
+static inline void climb_pair(const mk_hull *ha, mk_vec3 da, int ta, int *va, const mk_hull *hb, mk_vec3 db, int tb,
+                              int *vb)
 {
     mk_real sa, sb;
-    int a = climb_start(ha, da, *va, &sa), b = climb_start(hb, db, *vb, &sb);
+    int a = climb_start(ha, da, ta, *va, &sa), b = climb_start(hb, db, tb, *vb, &sb);
     int moving_a = 1, moving_b = 1;
     const int steps = ha->num_vertices > hb->num_vertices ? ha->num_vertices : hb->num_vertices;
     for (int step = 0; step < steps && (moving_a || moving_b); ++step) {
@@ -189,14 +191,15 @@ static inline void climb_pair(const mk_hull *ha, mk_vec3 da, int *va, const mk_h
 }
 
 /* The point of D farthest along n (E1): a = s_A(n), b = s_B(-n); two climbed
- * hulls climb together. */
-static inline vert support_max(ctx *c, mk_vec3 n)
+ * hulls climb together (from their start-table vertices ta, tb for n when
+ * known, else -1). */
+static inline vert support_max(ctx *c, mk_vec3 n, int ta, int tb)
 {
     vert s;
     mk_vec3 nb = m3_tmul(&c->R, v3_neg(n)), lb;
     const mk_hull *ha = climbed_hull(c->a), *hb = climbed_hull(c->b);
     if (ha && hb) {
-        climb_pair(ha, n, &c->hint_a, hb, nb, &c->hint_b);
+        climb_pair(ha, n, ta, &c->hint_a, hb, nb, tb, &c->hint_b);
         s.a = ha->vertices[c->hint_a];
         lb = hb->vertices[c->hint_b];
     } else {
@@ -302,9 +305,9 @@ static void note_scale(epa *e, mk_vec3 w)
 
 /* Support along unit n: tightens the upper bound (E2) and holds the point as
  * pending (keep_vertex() takes it in). Returns h_D(n). */
-static mk_real query(epa *e, mk_vec3 n)
+static mk_real query_from(epa *e, mk_vec3 n, int ta, int tb)
 {
-    vert s = support_max(e->c, n);
+    vert s = support_max(e->c, n, ta, tb);
     e->pending = s;
     note_scale(e, s.w);
     mk_real h = v3_dot(n, s.w);
@@ -315,6 +318,8 @@ static mk_real query(epa *e, mk_vec3 n)
     }
     return h;
 }
+
+static mk_real query(epa *e, mk_vec3 n) { return query_from(e, n, -1, -1); }
 
 /* Take the pending point into the vertex list; its index, or -1 when full. */
 static int keep_vertex(epa *e)
@@ -858,6 +863,7 @@ static stop expand_loop(epa *e, int max_iter, int *iterations)
          * bound comes from exact supports only). Near the boundary, or when
          * the table point is not beyond the face, the exact support. */
         vert t;
+        int ta = -1, tb = -1;
         if (e->upper < INFINITY && table_point(e->c, e->f[fi].n, &t)) {
             if (e->c->bad) {
                 why = STOP_BAD;
@@ -876,10 +882,12 @@ static stop expand_loop(epa *e, int max_iter, int *iterations)
                 }
                 continue;
             }
+            ta = t.hint_a; /* the climbs start from the better of these and the hints */
+            tb = t.hint_b;
         }
         warm_hints(e, fi);
         mk_real before = e->upper;
-        mk_real h = query(e, e->f[fi].n);
+        mk_real h = query_from(e, e->f[fi].n, ta, tb);
         if (e->upper < before)
             e->best_face = fi;
         if (e->c->bad) {
@@ -1350,7 +1358,7 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
      * along the normal certifies the separation along it, -h_D(n), a lower
      * bound of the signed core distance even where GJK has no positive one. */
     mk_vec3 nl = v3_normalize_or(m3_tmul(&pair->xf_a.R, g.normal), v3(1, 0, 0));
-    vert s = support_max(&c, nl);
+    vert s = support_max(&c, nl, -1, -1);
     if (c.bad) {
         sd_placeholder(out, MK_INVALID_INPUT);
         return MK_INVALID_INPUT;
