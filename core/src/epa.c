@@ -69,7 +69,6 @@ mk_epa_settings mk_epa_default_settings(void)
 /* A support point of D with the points of A and B that made it (A's frame). */
 typedef struct vert {
     mk_vec3 w, a, b;
-    int hint_a, hint_b; /* hull vertices that gave a and b (-1: unknown) */
 } vert;
 
 /* A triangle of the polytope, counter-clockwise seen from outside. */
@@ -208,8 +207,6 @@ static inline vert support_max(ctx *c, mk_vec3 n, int ta, int tb)
     }
     s.b = v3_add(m3_mul(&c->R, lb), c->p);
     s.w = v3_sub(s.a, s.b);
-    s.hint_a = c->hint_a;
-    s.hint_b = c->hint_b;
     if (!v3_finite(s.w))
         c->bad = 1;
     return s;
@@ -706,7 +703,6 @@ static seed_out seed(epa *e, const mk_simplex *s, mk_vec3 n_hint)
         vert g;
         g.a = s->a[i];
         g.b = s->b[i];
-        g.hint_a = g.hint_b = -1;
         g.w = v3_sub(g.a, g.b);
         note_scale(e, g.w);
         e->pending = g;
@@ -785,27 +781,6 @@ static seed_out seed(epa *e, const mk_simplex *s, mk_vec3 n_hint)
 
 /* ------------------------------------------------------------ expansion loop */
 
-/* Hill-climbing starts for the support along face fi's normal: the hull
- * vertices that gave the face's corners, the best along the normal (they are
- * supports along nearby directions, a step or two from the answer). */
-static void warm_hints(epa *e, int fi)
-{
-    const face *f = &e->f[fi];
-    mk_real best_a = -INFINITY, best_b = INFINITY;
-    for (int i = 0; i < 3; ++i) {
-        const vert *q = &e->v[f->v[i]];
-        mk_real sa = v3_dot(f->n, q->a), sb = v3_dot(f->n, q->b);
-        if (q->hint_a >= 0 && sa > best_a) {
-            best_a = sa;
-            e->c->hint_a = q->hint_a;
-        }
-        if (q->hint_b >= 0 && sb < best_b) {
-            best_b = sb;
-            e->c->hint_b = q->hint_b;
-        }
-    }
-}
-
 typedef enum stop { STOP_CONVERGED, STOP_FLOOR, STOP_MAX_ITER, STOP_BUDGET, STOP_DEGENERATE, STOP_BAD } stop;
 
 /* A point of D near the support along n, without climbing: each climbed hull
@@ -814,26 +789,24 @@ typedef enum stop { STOP_CONVERGED, STOP_FLOOR, STOP_MAX_ITER, STOP_BUDGET, STOP
  * neither shape is a climbed hull. The point is in D, so it may join the
  * polytope (E3), but <n, w> is only a lower bound of h_D(n): it never touches
  * the upper bound. */
-static int table_point(ctx *c, mk_vec3 n, vert *out)
+static int table_point(ctx *c, mk_vec3 n, vert *out, int *ta, int *tb)
 {
     const mk_hull *ha = climbed_hull(c->a), *hb = climbed_hull(c->b);
     if (!ha && !hb)
         return 0;
     mk_vec3 nb = m3_tmul(&c->R, v3_neg(n));
     if (ha) {
-        out->hint_a = ha->start_vertex[hull_start_index(n)];
-        out->a = ha->vertices[out->hint_a];
+        *ta = ha->start_vertex[hull_start_index(n)];
+        out->a = ha->vertices[*ta];
     } else {
         out->a = shape_support(c->a, n, &c->hint_a);
-        out->hint_a = c->hint_a;
     }
     mk_vec3 lb;
     if (hb) {
-        out->hint_b = hb->start_vertex[hull_start_index(nb)];
-        lb = hb->vertices[out->hint_b];
+        *tb = hb->start_vertex[hull_start_index(nb)];
+        lb = hb->vertices[*tb];
     } else {
         lb = shape_support(c->b, nb, &c->hint_b);
-        out->hint_b = c->hint_b;
     }
     out->b = v3_add(m3_mul(&c->R, lb), c->p);
     out->w = v3_sub(out->a, out->b);
@@ -864,7 +837,7 @@ static stop expand_loop(epa *e, int max_iter, int *iterations)
          * the table point is not beyond the face, the exact support. */
         vert t;
         int ta = -1, tb = -1;
-        if (e->upper < INFINITY && table_point(e->c, e->f[fi].n, &t)) {
+        if (e->upper < INFINITY && table_point(e->c, e->f[fi].n, &t, &ta, &tb)) {
             if (e->c->bad) {
                 why = STOP_BAD;
                 break;
@@ -882,10 +855,12 @@ static stop expand_loop(epa *e, int max_iter, int *iterations)
                 }
                 continue;
             }
-            ta = t.hint_a; /* the climbs start from the better of these and the hints */
-            tb = t.hint_b;
         }
-        warm_hints(e, fi);
+        /* The climbs start from the better of the table vertices and the last
+         * support's (ta, tb stay -1 for shapes that are not climbed hulls).
+         * Starting from the best corner of the face instead was measured
+         * slower (hull-240: 2.5%, hull-1000: 2%, single calls): the table
+         * vertex is as close and needs no extra dot products. */
         mk_real before = e->upper;
         mk_real h = query_from(e, e->f[fi].n, ta, tb);
         if (e->upper < before)
