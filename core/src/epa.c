@@ -49,9 +49,11 @@
 /* The closest face is far from D's boundary along its normal when a start-
  * table point of D lies more than this times the face's offset beyond it: the
  * expansion then takes that point instead of climbing for the support. Measured
- * on hull-240 pairs at 1 cm overlap (single calls): 1.0 -> 4% faster than
- * always climbing, 0.5 -> 6%, 0.25 -> 9%, 0.1 and 0.03 no better than 0.25
- * (0.03: 1.7% more iterations). */
+ * on hull-240 pairs at 1 cm overlap (single calls, medians of per-problem
+ * means, a noisy machine): 1.0 -> 4% faster than always climbing, 0.5 -> 6%,
+ * 0.25 -> 9%, 0.1 and 0.03 no better (0.03: 1.7% more iterations). With
+ * per-problem minima the gain was within noise on its own and ~6% together
+ * with the paired climbs of support_max. */
 #define MK_EPA_FAR_RATIO 0.25
 
 /* ------------------------------------------------------------ settings, workspace */
