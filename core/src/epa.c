@@ -46,6 +46,15 @@
 #define MK_EPA_SURROUND_STEPS 8
 /* Rounds of "add supports off a degenerate (flat) point set". */
 #define MK_EPA_SEED_ROUNDS 3
+/* The closest face is far from D's boundary along its normal when a start-
+ * table point of D lies more than this times the face's offset beyond it: the
+ * expansion then takes that point instead of climbing for the support. Measured
+ * on hull-240 pairs at 1 cm overlap (single calls, medians of per-problem
+ * means, a noisy machine): 1.0 -> 4% faster than always climbing, 0.5 -> 6%,
+ * 0.25 -> 9%, 0.1 and 0.03 no better (0.03: 1.7% more iterations). With
+ * per-problem minima the gain was within noise on its own and ~6% together
+ * with the paired climbs of support_max. */
+#define MK_EPA_FAR_RATIO 0.25
 
 /* ------------------------------------------------------------ settings, workspace */
 
@@ -62,7 +71,6 @@ mk_epa_settings mk_epa_default_settings(void)
 /* A support point of D with the points of A and B that made it (A's frame). */
 typedef struct vert {
     mk_vec3 w, a, b;
-    int hint_a, hint_b; /* hull vertices that gave a and b (-1: unknown) */
 } vert;
 
 /* A triangle of the polytope, counter-clockwise seen from outside. */
@@ -113,16 +121,94 @@ static void make_ctx(const mk_pair *pair, int hint_a, int hint_b, ctx *c)
     c->bad = 0;
 }
 
-/* The point of D farthest along n (E1): a = s_A(n), b = s_B(-n). */
-static inline vert support_max(ctx *c, mk_vec3 n)
+/* A hull large enough to be climbed (support.h), whose start table is then
+ * worth reading on its own. */
+static inline const mk_hull *climbed_hull(const mk_shape *s)
+{
+    if (s->type != MK_SHAPE_HULL || s->u.hull.hull->num_vertices <= MK_HULL_LINEAR_SCAN_MAX)
+        return NULL;
+    return s->u.hull.hull;
+}
+
+/* Start of a climb as in support.h: the hint or the start table's vertex for
+ * d (`table`, when the caller has looked it up already, else -1), whichever is
+ * higher along d. */
+static inline int climb_start(const mk_hull *h, mk_vec3 d, int table, int hint, mk_real *best)
+{
+    int v = table >= 0 ? table : h->start_vertex[hull_start_index(d)];
+    *best = v3_dot(h->vertices[v], d);
+    if (hint >= 0 && hint < h->num_vertices && hint != v) {
+        mk_real s = v3_dot(h->vertices[hint], d);
+        if (s > *best) {
+            *best = s;
+            v = hint;
+        }
+    }
+    return v;
+}
+
+/* One steepest-ascent step from v (support.h's climb): the best neighbour, or
+ * v itself at the top. Branch-free selection: which neighbour wins is data, and
+ * mispredicted branches would also stop the other hull's loads in flight. */
+static inline int climb_step(const mk_hull *h, mk_vec3 d, int v, mk_real *best)
+{
+    int next = v;
+    mk_real b = *best;
+    for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
+        int u = h->adj[k];
+        mk_real s = v3_dot(h->vertices[u], d);
+        int up = s > b;
+        next = up ? u : next;
+        b = up ? s : b;
+    }
+    *best = b;
+    return next;
+}
+
+/* Supports of two climbed hulls at once, the climbs interleaved step by step
+ * so that their cache misses overlap. Each climb is the one of support.h (same
+ * start, same steps, same answer), bounded by its hull's vertex count. */
+static inline void climb_pair(const mk_hull *ha, mk_vec3 da, int ta, int *va, const mk_hull *hb, mk_vec3 db, int tb,
+                              int *vb)
+{
+    mk_real sa, sb;
+    int a = climb_start(ha, da, ta, *va, &sa), b = climb_start(hb, db, tb, *vb, &sb);
+    int moving_a = 1, moving_b = 1;
+    const int steps = ha->num_vertices > hb->num_vertices ? ha->num_vertices : hb->num_vertices;
+    for (int step = 0; step < steps && (moving_a || moving_b); ++step) {
+        if (moving_a) {
+            int next = climb_step(ha, da, a, &sa);
+            moving_a = next != a && step + 1 < ha->num_vertices;
+            a = next;
+        }
+        if (moving_b) {
+            int next = climb_step(hb, db, b, &sb);
+            moving_b = next != b && step + 1 < hb->num_vertices;
+            b = next;
+        }
+    }
+    *va = a;
+    *vb = b;
+}
+
+/* The point of D farthest along n (E1): a = s_A(n), b = s_B(-n); two climbed
+ * hulls climb together (from their start-table vertices ta, tb for n when
+ * known, else -1). */
+static inline vert support_max(ctx *c, mk_vec3 n, int ta, int tb)
 {
     vert s;
-    s.a = shape_support(c->a, n, &c->hint_a);
-    mk_vec3 lb = shape_support(c->b, m3_tmul(&c->R, v3_neg(n)), &c->hint_b);
+    mk_vec3 nb = m3_tmul(&c->R, v3_neg(n)), lb;
+    const mk_hull *ha = climbed_hull(c->a), *hb = climbed_hull(c->b);
+    if (ha && hb) {
+        climb_pair(ha, n, ta, &c->hint_a, hb, nb, tb, &c->hint_b);
+        s.a = ha->vertices[c->hint_a];
+        lb = hb->vertices[c->hint_b];
+    } else {
+        s.a = shape_support(c->a, n, &c->hint_a);
+        lb = shape_support(c->b, nb, &c->hint_b);
+    }
     s.b = v3_add(m3_mul(&c->R, lb), c->p);
     s.w = v3_sub(s.a, s.b);
-    s.hint_a = c->hint_a;
-    s.hint_b = c->hint_b;
     if (!v3_finite(s.w))
         c->bad = 1;
     return s;
@@ -182,8 +268,6 @@ static void epa_init(epa *e, ctx *c, const mk_epa_settings *s, mk_real radius, v
     e->hz_nb = carve(&p, (size_t)e->max_v * sizeof(int));
     e->hz_new = carve(&p, (size_t)e->max_v * sizeof(int));
     e->out_edge = carve(&p, (size_t)e->max_v * sizeof(int));
-    for (int i = 0; i < e->max_v; ++i)
-        e->out_edge[i] = -1;
     e->nv = 0;
     e->nused = e->nlive = e->nfree = 0;
     e->stamp = 0;
@@ -220,9 +304,9 @@ static void note_scale(epa *e, mk_vec3 w)
 
 /* Support along unit n: tightens the upper bound (E2) and holds the point as
  * pending (keep_vertex() takes it in). Returns h_D(n). */
-static mk_real query(epa *e, mk_vec3 n)
+static mk_real query_from(epa *e, mk_vec3 n, int ta, int tb)
 {
-    vert s = support_max(e->c, n);
+    vert s = support_max(e->c, n, ta, tb);
     e->pending = s;
     note_scale(e, s.w);
     mk_real h = v3_dot(n, s.w);
@@ -234,12 +318,15 @@ static mk_real query(epa *e, mk_vec3 n)
     return h;
 }
 
+static mk_real query(epa *e, mk_vec3 n) { return query_from(e, n, -1, -1); }
+
 /* Take the pending point into the vertex list; its index, or -1 when full. */
 static int keep_vertex(epa *e)
 {
     if (e->nv >= e->max_v)
         return -1;
     e->v[e->nv] = e->pending;
+    e->out_edge[e->nv] = -1; /* on no horizon (expand() restores that after use) */
     return e->nv++;
 }
 
@@ -295,13 +382,15 @@ static int face_new(epa *e, int i0, int i1, int i2, mk_vec3 fallback)
 /* Index of the live face with the smallest offset (dense scan). */
 static int closest_face(const epa *e)
 {
+    /* Branch-free selection: where the minimum moves is data. */
     int best = 0;
     mk_real bo = e->live_off[0];
-    for (int k = 1; k < e->nlive; ++k)
-        if (e->live_off[k] < bo) {
-            bo = e->live_off[k];
-            best = k;
-        }
+    for (int k = 1; k < e->nlive; ++k) {
+        mk_real o = e->live_off[k];
+        int lower = o < bo;
+        best = lower ? k : best;
+        bo = lower ? o : bo;
+    }
     return e->live[best];
 }
 
@@ -336,10 +425,10 @@ static int make_tetrahedron(epa *e, int i0, int i1, int i2, int i3)
 /* Edge index of face g running from vertex `from` to vertex `to`, or -1. */
 static int edge_of(const face *g, int from, int to)
 {
-    for (int j = 0; j < 3; ++j)
-        if (g->v[j] == from && g->v[(j + 1) % 3] == to)
-            return j;
-    return -1;
+    /* The corner holding `from` without branching on which it is. */
+    int j = g->v[1] == from ? 1 : g->v[2] == from ? 2 : 0;
+    static const int next[3] = {1, 2, 0};
+    return g->v[j] == from && g->v[next[j]] == to ? j : -1;
 }
 
 /* Add vertex iw (beyond face f0) to the hull (E4): mark the faces that see it
@@ -616,7 +705,6 @@ static seed_out seed(epa *e, const mk_simplex *s, mk_vec3 n_hint)
         vert g;
         g.a = s->a[i];
         g.b = s->b[i];
-        g.hint_a = g.hint_b = -1;
         g.w = v3_sub(g.a, g.b);
         note_scale(e, g.w);
         e->pending = g;
@@ -695,28 +783,39 @@ static seed_out seed(epa *e, const mk_simplex *s, mk_vec3 n_hint)
 
 /* ------------------------------------------------------------ expansion loop */
 
-/* Hill-climbing starts for the support along face fi's normal: the hull
- * vertices that gave the face's corners, the best along the normal (they are
- * supports along nearby directions, a step or two from the answer). */
-static void warm_hints(epa *e, int fi)
-{
-    const face *f = &e->f[fi];
-    mk_real best_a = -INFINITY, best_b = INFINITY;
-    for (int i = 0; i < 3; ++i) {
-        const vert *q = &e->v[f->v[i]];
-        mk_real sa = v3_dot(f->n, q->a), sb = v3_dot(f->n, q->b);
-        if (q->hint_a >= 0 && sa > best_a) {
-            best_a = sa;
-            e->c->hint_a = q->hint_a;
-        }
-        if (q->hint_b >= 0 && sb < best_b) {
-            best_b = sb;
-            e->c->hint_b = q->hint_b;
-        }
-    }
-}
-
 typedef enum stop { STOP_CONVERGED, STOP_FLOOR, STOP_MAX_ITER, STOP_BUDGET, STOP_DEGENERATE, STOP_BAD } stop;
+
+/* A point of D near the support along n, without climbing: each climbed hull
+ * gives its start-table vertex for the direction (the support along the centre
+ * of n's cell), other shapes their exact support. Returns 0, and nothing, when
+ * neither shape is a climbed hull. The point is in D, so it may join the
+ * polytope (E3), but <n, w> is only a lower bound of h_D(n): it never touches
+ * the upper bound. */
+static int table_point(ctx *c, mk_vec3 n, vert *out, int *ta, int *tb)
+{
+    const mk_hull *ha = climbed_hull(c->a), *hb = climbed_hull(c->b);
+    if (!ha && !hb)
+        return 0;
+    mk_vec3 nb = m3_tmul(&c->R, v3_neg(n));
+    if (ha) {
+        *ta = ha->start_vertex[hull_start_index(n)];
+        out->a = ha->vertices[*ta];
+    } else {
+        out->a = shape_support(c->a, n, &c->hint_a);
+    }
+    mk_vec3 lb;
+    if (hb) {
+        *tb = hb->start_vertex[hull_start_index(nb)];
+        lb = hb->vertices[*tb];
+    } else {
+        lb = shape_support(c->b, nb, &c->hint_b);
+    }
+    out->b = v3_add(m3_mul(&c->R, lb), c->p);
+    out->w = v3_sub(out->a, out->b);
+    if (!v3_finite(out->w))
+        c->bad = 1;
+    return 1;
+}
 
 /* EPA proper (E4, E5). */
 static stop expand_loop(epa *e, int max_iter, int *iterations)
@@ -732,9 +831,40 @@ static stop expand_loop(epa *e, int max_iter, int *iterations)
             why = STOP_CONVERGED;
             break;
         }
-        warm_hints(e, fi);
+        /* Far below D's boundary along n, any point of D well beyond the
+         * face expands the polytope about as well as the support: the start-
+         * table point saves both climbs, whose first touches of a hull's far
+         * side are cache misses (E3 holds for any vertices in D; the upper
+         * bound comes from exact supports only). Near the boundary, or when
+         * the table point is not beyond the face, the exact support. */
+        vert t;
+        int ta = -1, tb = -1;
+        if (e->upper < INFINITY && table_point(e->c, e->f[fi].n, &t, &ta, &tb)) {
+            if (e->c->bad) {
+                why = STOP_BAD;
+                break;
+            }
+            mk_real ht = v3_dot(e->f[fi].n, t.w);
+            if (off > 0 && ht - off > MK_EPA_FAR_RATIO * off && ht - off > e->eps_beyond) {
+                e->pending = t;
+                note_scale(e, t.w);
+                int iw = keep_vertex(e);
+                grow g = iw < 0 ? GROW_BUDGET : expand(e, iw, fi);
+                if (g != GROW_OK) {
+                    why = g == GROW_BUDGET ? STOP_BUDGET : STOP_DEGENERATE;
+                    ++it;
+                    break;
+                }
+                continue;
+            }
+        }
+        /* The climbs start from the better of the table vertices and the last
+         * support's (ta, tb stay -1 for shapes that are not climbed hulls).
+         * Starting from the best corner of the face instead was measured
+         * slower (hull-240: 2.5%, hull-1000: 2%, single calls): the table
+         * vertex is as close and needs no extra dot products. */
         mk_real before = e->upper;
-        mk_real h = query(e, e->f[fi].n);
+        mk_real h = query_from(e, e->f[fi].n, ta, tb);
         if (e->upper < before)
             e->best_face = fi;
         if (e->c->bad) {
@@ -1095,7 +1225,7 @@ mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_set
         return MK_WORKSPACE_TOO_SMALL;
     }
     ctx c;
-    make_ctx(pair, 0, 0, &c);
+    make_ctx(pair, -1, -1, &c); /* cold hill-climbing starts (the hulls' start tables) */
     if (gjk->core_distance > 0 && pair->a->radius + pair->b->radius > 0) {
         /* GJK stopped as soon as the cores came within the radii: finish it
          * on the cores, from where it stopped. */
@@ -1205,7 +1335,7 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
      * along the normal certifies the separation along it, -h_D(n), a lower
      * bound of the signed core distance even where GJK has no positive one. */
     mk_vec3 nl = v3_normalize_or(m3_tmul(&pair->xf_a.R, g.normal), v3(1, 0, 0));
-    vert s = support_max(&c, nl);
+    vert s = support_max(&c, nl, -1, -1);
     if (c.bad) {
         sd_placeholder(out, MK_INVALID_INPUT);
         return MK_INVALID_INPUT;
