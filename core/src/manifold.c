@@ -6,12 +6,14 @@
  * polygon clipping", CACM 17(1), 1974); segments are clipped parametrically
  * (Liang and Barsky, "A new concept and method for line clipping", ACM TOG
  * 3(1), 1984). Curved pairs use line and point features. More than four points
- * are reduced by keeping the deepest, the farthest from it, and the two that
- * maximise the signed area on either side of that diagonal.
+ * are reduced by keeping the two farthest apart and the two that maximise the
+ * signed area on either side of that diagonal (starting from the deepest point
+ * instead when it would otherwise be lost by more than the depth tie).
  *
  * Everything runs in A's local frame ("the frame"): B's pose is taken relative
  * to A once, and results go back to world coordinates at the end. */
 #include <stddef.h>
+#include <string.h>
 #include <minkowski/manifold.h>
 #include "support.h"
 
@@ -1115,31 +1117,35 @@ static int pick_max(const cand *c, const mk_real *val, int n, mk_real tie, mk_re
     return best;
 }
 
-/* Pick at most four of n > 4 candidates: deepest, farthest from it (in the
- * contact plane), then the largest positive and negative signed areas against
- * that diagonal. Returns the count; idx receives candidate indices. */
-static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int idx[MK_MANIFOLD_MAX_POINTS])
+/* In-plane position of candidate q (its mid-point with the normal part removed). */
+static inline mk_vec3 in_plane(const cand *c, mk_vec3 n)
+{
+    mk_vec3 p = cand_pos(c);
+    return v3_madd(p, -v3_dot(p, n), n);
+}
+
+/* Completes a spread over the patch from the diagonal (i0, i1) (i1 < 0: the
+ * candidate farthest from i0): the largest positive and negative signed areas
+ * against that diagonal. Returns the count; idx receives candidate indices. */
+static int spread_from(const cand_list *l, mk_vec3 n, mk_real tie_area, int i0, int i1,
+                       int idx[MK_MANIFOLD_MAX_PATCH_POINTS])
 {
     mk_real val[MK_MF_CLIP_CAP];
     const int cnt = l->count;
     const cand *c = l->c;
-    const mk_real tie_len = MK_MF_TIE * scale, tie_area = MK_MF_TIE * scale * scale;
-    for (int q = 0; q < cnt; ++q)
-        val[q] = -c[q].sep;
-    int i0 = pick_max(c, val, cnt, tie_len, -INFINITY);
-    if (i0 < 0)
-        i0 = 0;
     int k = 0;
     idx[k++] = i0;
     mk_vec3 p0 = cand_pos(&c[i0]);
-    for (int q = 0; q < cnt; ++q) {
-        mk_vec3 d = v3_sub(cand_pos(&c[q]), p0);
-        d = v3_madd(d, -v3_dot(d, n), n);
-        val[q] = v3_len2(d);
+    if (i1 < 0) {
+        for (int q = 0; q < cnt; ++q) {
+            mk_vec3 d = v3_sub(cand_pos(&c[q]), p0);
+            d = v3_madd(d, -v3_dot(d, n), n);
+            val[q] = v3_len2(d);
+        }
+        i1 = pick_max(c, val, cnt, tie_area, tie_area);
+        if (i1 < 0)
+            return k;
     }
-    int i1 = pick_max(c, val, cnt, tie_area, tie_area);
-    if (i1 < 0)
-        return k;
     idx[k++] = i1;
     mk_vec3 diag = v3_sub(cand_pos(&c[i1]), p0);
     for (int q = 0; q < cnt; ++q)
@@ -1153,6 +1159,95 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int idx[MK_MANIF
     if (i3 >= 0)
         idx[k++] = i3;
     return k;
+}
+
+/* The two candidates farthest apart in the contact plane (the patch's
+ * diameter); pairs within tie_area of the longest go to the smaller ids. *i0
+ * gets the end with the smaller id. Returns 0 when all candidates coincide. */
+static int diameter(const cand_list *l, mk_vec3 n, mk_real tie_area, int *i0, int *i1)
+{
+    mk_vec3 p[MK_MF_CLIP_CAP];
+    const int cnt = l->count;
+    const cand *c = l->c;
+    mk_real m = tie_area;
+    for (int q = 0; q < cnt; ++q)
+        p[q] = in_plane(&c[q], n);
+    for (int q = 0; q < cnt; ++q)
+        for (int r = q + 1; r < cnt; ++r)
+            m = fmax(m, v3_len2(v3_sub(p[q], p[r])));
+    if (!(m > tie_area))
+        return 0;
+    uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
+    for (int q = 0; q < cnt; ++q)
+        for (int r = q + 1; r < cnt; ++r) {
+            if (!(v3_len2(v3_sub(p[q], p[r])) >= m - tie_area))
+                continue;
+            int a = c[q].id <= c[r].id ? q : r, b = a == q ? r : q;
+            if (c[a].id < lo || (c[a].id == lo && c[b].id < hi)) {
+                lo = c[a].id, hi = c[b].id;
+                *i0 = a, *i1 = b;
+            }
+        }
+    return 1;
+}
+
+/* Pick at most cap (>= 4) of n > cap candidates: the patch's diameter and the two
+ * points spanning the largest area on either side of it, a choice made by the
+ * patch's shape alone, which does not move while the bodies rock by a hair
+ * (starting from the deepest point did: under tilt noise the deepest vertex
+ * of a yawed box-on-box octagon hops from corner to corner, and the chosen
+ * four with it). Only when some candidate is deeper than every chosen one by
+ * more than the depth tie does the spread start from the deepest instead (the
+ * farthest from it, then the areas), so the deepest point is kept to within
+ * the tie. Beyond four, farthest-point insertion. */
+static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx[MK_MANIFOLD_MAX_PATCH_POINTS])
+{
+    mk_real val[MK_MF_CLIP_CAP];
+    const int cnt = l->count;
+    const cand *c = l->c;
+    const mk_real tie_len = MK_MF_TIE * scale, tie_area = MK_MF_TIE * scale * scale;
+    int i0 = 0, i1 = -1, k = 1;
+    idx[0] = 0;
+    if (diameter(l, n, tie_area, &i0, &i1))
+        k = spread_from(l, n, tie_area, i0, i1, idx);
+    mk_real chosen = -INFINITY, deepest = -INFINITY;
+    for (int q = 0; q < k; ++q)
+        chosen = fmax(chosen, -c[idx[q]].sep);
+    for (int q = 0; q < cnt; ++q) {
+        val[q] = -c[q].sep;
+        deepest = fmax(deepest, val[q]);
+    }
+    if (deepest > chosen + tie_len) {
+        int id = pick_max(c, val, cnt, tie_len, -INFINITY);
+        k = spread_from(l, n, tie_area, id < 0 ? 0 : id, -1, idx);
+    }
+    /* Beyond four: each next point the farthest from those chosen. */
+    while (k < cap) {
+        for (int q = 0; q < cnt; ++q) {
+            mk_vec3 pq = in_plane(&c[q], n);
+            val[q] = INFINITY;
+            for (int j = 0; j < k; ++j)
+                val[q] = fmin(val[q], v3_len2(v3_sub(pq, in_plane(&c[idx[j]], n))));
+        }
+        int next = pick_max(c, val, cnt, tie_area, tie_area);
+        if (next < 0)
+            break;
+        idx[k++] = next;
+    }
+    return k;
+}
+
+/* Sorts the chosen points by feature id: one order for one set, whichever
+ * way it was found (solvers that sweep contacts in order, as ODE's does,
+ * then see the same problem from step to step). */
+static void sort_by_id(const cand_list *l, int *idx, int count)
+{
+    for (int a = 1; a < count; ++a)
+        for (int b = a; b > 0 && l->c[idx[b]].id < l->c[idx[b - 1]].id; --b) {
+            int t = idx[b];
+            idx[b] = idx[b - 1];
+            idx[b - 1] = t;
+        }
 }
 
 /* ---------------------------------------------------------------- entry point */
@@ -1185,17 +1280,18 @@ static void clear(mk_manifold *out, mk_vec3 normal)
     *out = z;
 }
 
-mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
-                              const mk_manifold_settings *settings, mk_manifold *out)
+/* Shared by both entry points: up to cap points into pts, the world normal
+ * into *n_world, the count into *count_out (0 with any error status). */
+static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
+                                const mk_manifold_settings *settings, int cap, mk_vec3 *n_world,
+                                mk_manifold_point *pts, int *count_out)
 {
-    if (!out)
-        return MK_INVALID_INPUT;
+    *count_out = 0;
+    *n_world = v3(0, 0, 1);
     mk_manifold_settings st = settings ? *settings : mk_manifold_default_settings();
     mk_status v = validate(pair, normal, signed_distance, &st);
-    if (v != MK_OK) {
-        clear(out, v3(0, 0, 1));
+    if (v != MK_OK)
         return v;
-    }
 
     /* The pair in A's frame. */
     const mk_transform *xa = &pair->xf_a;
@@ -1211,7 +1307,7 @@ mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signe
     c.scale = ea < eb ? ea : eb;
     c.core_distance = signed_distance + pair->a->radius + pair->b->radius;
     const mk_real keep = st.speculative_distance + MK_MF_SLACK * (ea > eb ? ea : eb);
-    clear(out, m3_mul(&xa->R, c.n));
+    *n_world = m3_mul(&xa->R, c.n);
     if (signed_distance > keep)
         return MK_OK;
 
@@ -1245,21 +1341,21 @@ mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signe
         l.c[0].sep -= ra + rb;
     }
 
-    int idx[MK_MANIFOLD_MAX_POINTS];
+    int idx[MK_MANIFOLD_MAX_PATCH_POINTS];
     int count;
-    if (l.count <= MK_MANIFOLD_MAX_POINTS) {
+    if (l.count <= cap) {
         count = l.count;
         for (int q = 0; q < count; ++q)
             idx[q] = q;
     } else {
-        count = reduce(&l, n_out, c.scale, idx);
+        count = reduce(&l, n_out, c.scale, cap, idx);
     }
+    sort_by_id(&l, idx, count);
 
     /* Back to world coordinates. */
-    out->normal = m3_mul(&xa->R, n_out);
     for (int q = 0; q < count; ++q) {
         const cand *cq = &l.c[idx[q]];
-        mk_manifold_point *mp = &out->points[q];
+        mk_manifold_point *mp = &pts[q];
         mp->point_a = xf_apply(xa, cq->pa);
         mp->point_b = xf_apply(xa, cq->pb);
         mp->position = v3_scale(v3_add(mp->point_a, mp->point_b), 0.5);
@@ -1267,10 +1363,40 @@ mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signe
         mp->depth = -cq->sep;
         mp->id = cq->id;
         if (!v3_finite(mp->position) || !isfinite(mp->separation)) {
-            clear(out, v3(0, 0, 1));
+            *n_world = v3(0, 0, 1);
             return MK_INVALID_INPUT; /* a user support returned a non-finite point */
         }
     }
-    out->count = count;
+    *n_world = m3_mul(&xa->R, n_out);
+    *count_out = count;
     return MK_OK;
+}
+
+mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
+                              const mk_manifold_settings *settings, mk_manifold *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    mk_manifold_point pts[MK_MANIFOLD_MAX_POINTS];
+    mk_vec3 n;
+    int count;
+    mk_status st = contact_points(pair, normal, signed_distance, settings, MK_MANIFOLD_MAX_POINTS, &n, pts, &count);
+    clear(out, n);
+    for (int q = 0; q < count; ++q)
+        out->points[q] = pts[q];
+    out->count = count;
+    return st;
+}
+
+mk_status mk_contact_patch(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
+                           const mk_manifold_settings *settings, int max_points, mk_contact_patch_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    memset(out, 0, sizeof *out);
+    out->normal = v3(0, 0, 1);
+    if (max_points < MK_MANIFOLD_MAX_POINTS || max_points > MK_MANIFOLD_MAX_PATCH_POINTS)
+        return MK_INVALID_INPUT;
+    return contact_points(pair, normal, signed_distance, settings, max_points, &out->normal, out->points,
+                          &out->count);
 }
