@@ -1532,6 +1532,119 @@ START_TEST(yawed_box_on_box_keeps_ids_under_rocking)
 }
 END_TEST
 
+/* 2D crossing of segments p0-p1 and q0-q1 (x, y only); 1 when they cross. */
+static int cross2d(mk_vec3 p0, mk_vec3 p1, mk_vec3 q0, mk_vec3 q1, mk_vec3 *x)
+{
+    double rx = p1.x - p0.x, ry = p1.y - p0.y, sx = q1.x - q0.x, sy = q1.y - q0.y;
+    double den = rx * sy - ry * sx;
+    if (fabs(den) < 1e-15)
+        return 0;
+    double t = ((q0.x - p0.x) * sy - (q0.y - p0.y) * sx) / den, u = ((q0.x - p0.x) * ry - (q0.y - p0.y) * rx) / den;
+    if (t < 0 || t > 1 || u < 0 || u > 1)
+        return 0;
+    *x = V(p0.x + t * rx, p0.y + t * ry, 0);
+    return 1;
+}
+
+START_TEST(patch_gives_the_whole_octagon)
+{
+    /* The yawed box on a box of the stack: mk_contact_patch with room for 8
+     * returns the 8 vertices of the overlap octagon, each the crossing of an
+     * edge of the lower box's top square with an edge of the upper box's
+     * bottom square (computed here in 2D), all 1.2 mm deep; its points
+     * include mk_contact_manifold's four (same ids, same positions), and with
+     * room for 4 it is mk_contact_manifold. */
+    const mk_vec3 h = V(0.1, 0.1, 0.1);
+    const mk_transform xa = at(V(0, 0, 0.1));
+    const mk_transform xb = axis_angle(V(0.001, 0.002, 0.3 - 0.0012), V(0, 0, 1), 0.05);
+    mk_shape a, b;
+    mk_shape_box(&a, h, 0);
+    mk_shape_box(&b, h, 0);
+    mk_vec3 sa[4], sb[4];
+    for (int k = 0; k < 4; ++k) {
+        mk_vec3 c = V(k == 0 || k == 3 ? -0.1 : 0.1, k < 2 ? -0.1 : 0.1, 0);
+        sa[k] = c;
+        sb[k] = mk_transform_point(&xb, V(c.x, c.y, -0.1));
+    }
+    mk_vec3 oct[16];
+    int no = 0;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            no += no < 16 && cross2d(sa[i], sa[(i + 1) % 4], sb[j], sb[(j + 1) % 4], &oct[no]);
+    ck_assert_int_eq(no, 8);
+    mk_pair p = {&a, xa, &b, xb};
+    mk_contact_patch_result r;
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 1), -0.0012, NULL, 8, &r), MK_OK);
+    ck_assert_int_eq(r.count, 8);
+    ck_assert_double_eq_tol(r.normal.z, 1, 1e-12);
+    for (int i = 0; i < 8; ++i) {
+        const mk_manifold_point *q = &r.points[i];
+        ck_assert_double_eq_tol(q->depth, 0.0012, 1e-9);
+        ck_assert_double_eq_tol(q->point_a.z, 0.2, 1e-12);
+        int found = 0;
+        for (int k = 0; k < 8; ++k)
+            found += hypot(q->point_a.x - oct[k].x, q->point_a.y - oct[k].y) < 1e-9;
+        ck_assert_int_eq(found, 1);
+        for (int j = 0; j < i; ++j)
+            ck_assert_uint_lt(r.points[j].id, q->id); /* distinct, in id order */
+    }
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, V(0, 0, 1), -0.0012, NULL, &m), MK_OK);
+    ck_assert_int_eq(m.count, 4);
+    for (int i = 0; i < 4; ++i) {
+        int found = 0;
+        for (int k = 0; k < 8; ++k)
+            found += r.points[k].id == m.points[i].id && dist(r.points[k].position, m.points[i].position) < 1e-15;
+        ck_assert_int_eq(found, 1);
+    }
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 1), -0.0012, NULL, 4, &r), MK_OK);
+    ck_assert_int_eq(r.count, 4);
+    for (int i = 0; i < 4; ++i) {
+        ck_assert_uint_eq(r.points[i].id, m.points[i].id);
+        ck_assert(dist(r.points[i].position, m.points[i].position) == 0);
+    }
+    /* capacity outside 4 .. 8, or no output */
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 1), -0.0012, NULL, 3, &r), MK_INVALID_INPUT);
+    ck_assert_int_eq(r.count, 0);
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 1), -0.0012, NULL, 9, &r), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 1), -0.0012, NULL, 8, NULL), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 0), -0.0012, NULL, 8, &r), MK_INVALID_INPUT);
+    ck_assert_int_eq(r.count, 0);
+}
+END_TEST
+
+START_TEST(patch_spreads_a_ring)
+{
+    /* A cylinder (r 0.4) standing 1 cm deep on the ground: 16 rim samples.
+     * With room for 8 the patch keeps mk_contact_manifold's four (a square
+     * on the rim) and adds, by farthest-point insertion, the four samples
+     * halfway between them: 8 rim points 45 degrees apart. */
+    scene s;
+    make_scene(SC_CYL_CAP, &s);
+    mk_pair p = {&s.a, s.xa, &s.b, s.xb};
+    mk_contact_patch_result r;
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_patch(&p, s.n, s.sd, NULL, 8, &r), MK_OK);
+    ck_assert_int_eq(mk_contact_manifold(&p, s.n, s.sd, NULL, &m), MK_OK);
+    ck_assert_int_eq(r.count, 8);
+    ck_assert_int_eq(m.count, 4);
+    const double rad = 0.4, gap = 2 * rad * sin(PI / 8);
+    for (int i = 0; i < 8; ++i) {
+        mk_vec3 q = inv_point(&s.xa, r.points[i].point_a);
+        ck_assert_double_eq_tol(hypot(q.x, q.y), rad, 1e-9);
+        ck_assert_double_eq_tol(r.points[i].depth, -s.sd, 1e-9);
+        for (int j = 0; j < i; ++j)
+            ck_assert_double_ge(dist(r.points[i].point_a, r.points[j].point_a), gap - 1e-9);
+    }
+    for (int i = 0; i < 4; ++i) {
+        int found = 0;
+        for (int k = 0; k < 8; ++k)
+            found += r.points[k].id == m.points[i].id;
+        ck_assert_int_eq(found, 1);
+    }
+}
+END_TEST
+
 START_TEST(invalid_input)
 {
     scene s;
@@ -1654,6 +1767,8 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, speculative_distance);
     tcase_add_test(t, reduction_keeps_deepest_and_area);
     tcase_add_test(t, yawed_box_on_box_keeps_ids_under_rocking);
+    tcase_add_test(t, patch_gives_the_whole_octagon);
+    tcase_add_test(t, patch_spreads_a_ring);
     tcase_add_test(t, invalid_input);
     tcase_add_test(t, random_pairs_finite_and_bounded);
     tcase_add_test(t, overlapping_boxes_match_sat_oracle);
