@@ -183,6 +183,12 @@ static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
         return r;
     int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
                                                        : mk_hull_support_climb(h, d, 0);
+    /* The faces through v with their alignments, in index order (the face
+     * lists are scanned once; a vertex on more faces than fit is rare, and
+     * then the extra faces are scanned again below). */
+    enum { KEEP = 32 };
+    int kept_face[KEEP], kept = 0, overflow = 0;
+    mk_real kept_align[KEEP];
     mk_real best = -2;
     for (int f = 0; f < h->num_faces; ++f) {
         int size = h->face_start[f + 1] - h->face_start[f];
@@ -191,8 +197,20 @@ static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
         mk_real a = v3_dot(h->face_normals[f], d);
         if (a > best)
             best = a;
+        if (kept < KEEP) {
+            kept_face[kept] = f;
+            kept_align[kept++] = a;
+        } else {
+            overflow = 1;
+        }
     }
-    for (int f = 0; f < h->num_faces && best > -2; ++f) {
+    for (int k = 0; k < kept && best > -2; ++k)
+        if (kept_align[k] >= best - MK_MF_FACE_TIE) {
+            r.face = kept_face[k];
+            r.align = kept_align[k];
+            return r;
+        }
+    for (int f = kept ? kept_face[kept - 1] + 1 : 0; overflow && f < h->num_faces; ++f) {
         int size = h->face_start[f + 1] - h->face_start[f];
         if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES || !face_contains(h, f, v))
             continue;
@@ -627,7 +645,7 @@ static int clip_pass(const clip_vertex *in, int n, mk_vec3 sn, mk_real off, int 
 {
     int m = 0;
     for (int q = 0; q < n; ++q) {
-        const clip_vertex *va = &in[q], *vb = &in[(q + 1) % n];
+        const clip_vertex *va = &in[q], *vb = &in[q + 1 == n ? 0 : q + 1];
         mk_real da = v3_dot(sn, va->p) - off, db = v3_dot(sn, vb->p) - off;
         if (da <= 0) {
             out[m] = *va;
@@ -1166,21 +1184,30 @@ static int spread_from(const cand_list *l, mk_vec3 n, mk_real tie_area, int i0, 
  * gets the end with the smaller id. Returns 0 when all candidates coincide. */
 static int diameter(const cand_list *l, mk_vec3 n, mk_real tie_area, int *i0, int *i1)
 {
+    /* Squared distances are kept for the second pass when they fit (up to
+     * 32 candidates: every box and ring patch), else computed again. */
+    enum { CACHED = 32 };
+    mk_real d2[CACHED * (CACHED - 1) / 2];
     mk_vec3 p[MK_MF_CLIP_CAP];
-    const int cnt = l->count;
+    const int cnt = l->count, cached = cnt <= CACHED;
     const cand *c = l->c;
     mk_real m = tie_area;
     for (int q = 0; q < cnt; ++q)
         p[q] = in_plane(&c[q], n);
-    for (int q = 0; q < cnt; ++q)
-        for (int r = q + 1; r < cnt; ++r)
-            m = fmax(m, v3_len2(v3_sub(p[q], p[r])));
+    for (int q = 0, e = 0; q < cnt; ++q)
+        for (int r = q + 1; r < cnt; ++r) {
+            mk_real d = v3_len2(v3_sub(p[q], p[r]));
+            if (cached)
+                d2[e++] = d;
+            m = d > m ? d : m;
+        }
     if (!(m > tie_area))
         return 0;
     uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
-    for (int q = 0; q < cnt; ++q)
-        for (int r = q + 1; r < cnt; ++r) {
-            if (!(v3_len2(v3_sub(p[q], p[r])) >= m - tie_area))
+    for (int q = 0, e = 0; q < cnt; ++q)
+        for (int r = q + 1; r < cnt; ++r, ++e) {
+            mk_real d = cached ? d2[e] : v3_len2(v3_sub(p[q], p[r]));
+            if (!(d >= m - tie_area))
                 continue;
             int a = c[q].id <= c[r].id ? q : r, b = a == q ? r : q;
             if (c[a].id < lo || (c[a].id == lo && c[b].id < hi)) {
@@ -1221,14 +1248,22 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx
         int id = pick_max(c, val, cnt, tie_len, -INFINITY);
         k = spread_from(l, n, tie_area, id < 0 ? 0 : id, -1, idx);
     }
-    /* Beyond four: each next point the farthest from those chosen. */
-    while (k < cap) {
-        for (int q = 0; q < cnt; ++q) {
-            mk_vec3 pq = in_plane(&c[q], n);
-            val[q] = INFINITY;
-            for (int j = 0; j < k; ++j)
-                val[q] = fmin(val[q], v3_len2(v3_sub(pq, in_plane(&c[idx[j]], n))));
-        }
+    if (k >= cap)
+        return k;
+    /* Beyond four: each next point the farthest from those chosen (val[q]:
+     * squared distance from q to the nearest chosen point, kept up to date). */
+    mk_vec3 p[MK_MF_CLIP_CAP];
+    for (int q = 0; q < cnt; ++q) {
+        p[q] = in_plane(&c[q], n);
+        val[q] = INFINITY;
+    }
+    int added = 0;
+    while (k < cap) { /* bounded: k grows each pass or the loop ends */
+        for (; added < k; ++added)
+            for (int q = 0; q < cnt; ++q) {
+                mk_real d = v3_len2(v3_sub(p[q], p[idx[added]]));
+                val[q] = d < val[q] ? d : val[q];
+            }
         int next = pick_max(c, val, cnt, tie_area, tie_area);
         if (next < 0)
             break;
