@@ -182,7 +182,7 @@ static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
     if (!hull_has_faces(h))
         return r;
     int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
-                                                       : mk_hull_support_climb(h, d, 0);
+                                                       : mk_hull_support_climb(h, d, -1);
     /* The faces through v with their alignments, in index order (the face
      * lists are scanned once; a vertex on more faces than fit is rare, and
      * then the extra faces are scanned again below). */
@@ -491,7 +491,7 @@ static void hull_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
 {
     const mk_hull *h = x->s->u.hull.hull;
     int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
-                                                       : mk_hull_support_climb(h, d, 0);
+                                                       : mk_hull_support_climb(h, d, -1);
     mk_real dl = v3_len(d), best = 2;
     int w = -1;
     for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
