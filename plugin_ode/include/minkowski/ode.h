@@ -27,7 +27,9 @@
  * Up to 4 come from mk_collide's manifold; when the caller takes more and the
  * manifold is full, the contact patch (mk_contact_patch) gives up to 8 (all
  * eight corners of a yawed box on a box, as ODE's own box-box does: with four
- * of them a 10-high stack in ODE creeps sideways about twice as fast). With
+ * of them a 10-high stack of boxes yawed 0.05 rad per level crept 2.5-3 times
+ * as far sideways in 10 s, 4.3 cm against 1.7 cm for dBox, 2.5 against 0.8
+ * cm for dConvex cubes; stock ODE's box-box: 1.5 cm). With
  * CONTACTS_UNIMPORTANT the Boolean GJK query (early exit) decides and one
  * contact is computed only for a pair that intersects.
  *
