@@ -245,6 +245,17 @@ static int same_ids(const mk_manifold *m, const mk_manifold *w)
     return 1;
 }
 
+/* Longest distance between two of the manifold's points (on A): the points
+ * come in id order, so a diagonal is found, not assumed at [0], [1]. */
+static double widest(const mk_manifold *m)
+{
+    double w = 0;
+    for (int i = 0; i < m->count; ++i)
+        for (int j = i + 1; j < m->count; ++j)
+            w = fmax(w, dist(m->points[i].point_a, m->points[j].point_a));
+    return w;
+}
+
 /* ------------------------------------------------------------ shapes */
 
 /* Ground: box with top face at z = 0 in the canonical frame, as B. */
@@ -513,7 +524,7 @@ START_TEST(cylinder_on_cap_gives_rim_points)
                 ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-9);
             }
             /* The quad spans the cap: its diagonal is (nearly) a diameter. */
-            ck_assert_double_ge(dist(m.points[0].point_a, m.points[1].point_a), 2 * rad * 0.98);
+            ck_assert_double_ge(widest(&m), 2 * rad * 0.98);
             check_on_surfaces(&s, &m, 1e-9);
         }
     }
@@ -948,7 +959,7 @@ START_TEST(hull_prism_faces)
         ck_assert_double_eq_tol(sqrt(q.x * q.x + q.y * q.y), 0.4, 1e-9);
         ck_assert_double_eq_tol(q.z, -0.25, 1e-9);
     }
-    ck_assert_double_eq_tol(dist(m.points[0].point_a, m.points[1].point_a), 0.8, 1e-9);
+    ck_assert_double_eq_tol(widest(&m), 0.8, 1e-9);
 
     scene t;
     scene_init(&t, V(0, 0, -1), -pen);
@@ -1439,20 +1450,198 @@ START_TEST(reduction_keeps_deepest_and_area)
     ck_assert_int_eq(run_scene(&s, 0, 0.05, &m), MK_OK);
     check_common(&m, s.n, 0.05);
     ck_assert_int_eq(m.count, 4);
-    ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-6);
-    for (int i = 1; i < 4; ++i)
-        ck_assert_double_le(m.points[i].depth, m.points[0].depth + 1e-12);
+    double deepest = 0;
+    for (int i = 0; i < 4; ++i)
+        deepest = fmax(deepest, m.points[i].depth);
+    ck_assert_double_eq_tol(deepest, pen, 1e-6);
     /* Quad area against the octagon's (exact for the untilted case: square
      * 0.9^2 minus 4 corners cut by the 45-degree square). The best quad on the
-     * octagon's vertices covers 73% of it. */
+     * octagon's vertices covers 73% of it. The points come in id order: the
+     * quad's area is the largest over its three vertex orders. */
     double area = 0;
-    mk_vec3 p[4] = {m.points[0].position, m.points[2].position, m.points[1].position, m.points[3].position};
-    for (int i = 0; i < 4; ++i)
-        area += 0.5 * (p[i].x * p[(i + 1) % 4].y - p[(i + 1) % 4].x * p[i].y);
+    static const int order[3][4] = {{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 1, 3, 2}};
+    for (int o = 0; o < 3; ++o) {
+        double a = 0;
+        for (int i = 0; i < 4; ++i) {
+            mk_vec3 p = m.points[order[o][i]].position, q = m.points[order[o][(i + 1) % 4]].position;
+            a += 0.5 * (p.x * q.y - q.x * p.y);
+        }
+        area = fmax(area, fabs(a));
+    }
     double cut = 0.45 + 0.45 - 0.5 * sqrt(2.0);
     double octagon = 0.81 - 4 * 0.5 * cut * cut;
     ck_assert_double_ge(fabs(area), 0.7 * octagon);
     check_on_surfaces(&s, &m, 1e-9);
+}
+END_TEST
+
+START_TEST(yawed_box_on_box_keeps_ids_under_rocking)
+{
+    /* Regression: a box yawed 0.05 rad on an equal box (the demo's 10-high
+     * stack) overlaps it in an octagon, two points near each corner. The
+     * reduction used to start from the deepest of the eight; in a resting
+     * stack the boxes rock by a few 1e-4 rad, the deepest hopped from corner
+     * to corner and the four kept points with it (311 changes in 2400 ODE
+     * steps for one pair), and the stack never came to rest. Here the upper
+     * box rocks by up to 3e-4 rad and moves by 2e-5 m; normal and depth come
+     * from the separating-axis oracle. The ids must not change, and the
+     * deepest kept point must stay within the depth tie of the oracle. */
+    const mk_vec3 h = V(0.1, 0.1, 0.1);
+    const mk_transform xa = at(V(0, 0, 0.1));
+    const mk_transform yawed = axis_angle(V(0.001, 0.002, 0.3 - 0.0012), V(0, 0, 1), 0.05);
+    mk_shape a, b;
+    mk_shape_box(&a, h, 0);
+    mk_shape_box(&b, h, 0);
+    rng r = {77};
+    mk_manifold m0 = {0};
+    int changes_of_deepest = 0, last_deepest = -1;
+    for (int rep = 0; rep <= 300; ++rep) {
+        mk_transform xb = yawed;
+        if (rep > 0) {
+            double t = uni(&r, 0, 2 * PI);
+            mk_transform tilt = axis_angle(V(0, 0, 0), V(cos(t), sin(t), 0), uni(&r, 0, 3e-4));
+            xb = compose(tilt, yawed);
+            xb.p = add(yawed.p, V(uni(&r, -2e-5, 2e-5), uni(&r, -2e-5, 2e-5), uni(&r, -2e-5, 2e-5)));
+        }
+        mk_vec3 n;
+        double depth = sat_boxes(&xa, h, &xb, h, &n);
+        mk_pair p = {&a, xa, &b, xb};
+        mk_manifold m;
+        ck_assert_int_eq(mk_contact_manifold(&p, n, -depth, NULL, &m), MK_OK);
+        ck_assert_int_eq(m.count, 4);
+        double deepest = 0;
+        int at_deepest = 0;
+        for (int i = 0; i < 4; ++i)
+            if (m.points[i].depth > deepest) {
+                deepest = m.points[i].depth;
+                at_deepest = (int)m.points[i].id;
+            }
+        ck_assert_double_eq_tol(deepest, depth, depth_tol(&a, &b));
+        changes_of_deepest += rep > 1 && at_deepest != last_deepest;
+        last_deepest = at_deepest;
+        if (rep == 0)
+            m0 = m;
+        else
+            ck_assert_msg(same_ids(&m0, &m), "rep %d: the kept points changed", rep);
+        /* the same points in the same order */
+        for (int i = 0; i < 4; ++i)
+            ck_assert_uint_eq(m.points[i].id, m0.points[i].id);
+    }
+    /* The rocking is large enough to move the deepest point around the patch. */
+    ck_assert_int_ge(changes_of_deepest, 50);
+}
+END_TEST
+
+/* 2D crossing of segments p0-p1 and q0-q1 (x, y only); 1 when they cross. */
+static int cross2d(mk_vec3 p0, mk_vec3 p1, mk_vec3 q0, mk_vec3 q1, mk_vec3 *x)
+{
+    double rx = p1.x - p0.x, ry = p1.y - p0.y, sx = q1.x - q0.x, sy = q1.y - q0.y;
+    double den = rx * sy - ry * sx;
+    if (fabs(den) < 1e-15)
+        return 0;
+    double t = ((q0.x - p0.x) * sy - (q0.y - p0.y) * sx) / den, u = ((q0.x - p0.x) * ry - (q0.y - p0.y) * rx) / den;
+    if (t < 0 || t > 1 || u < 0 || u > 1)
+        return 0;
+    *x = V(p0.x + t * rx, p0.y + t * ry, 0);
+    return 1;
+}
+
+START_TEST(patch_gives_the_whole_octagon)
+{
+    /* The yawed box on a box of the stack: mk_contact_patch with room for 8
+     * returns the 8 vertices of the overlap octagon, each the crossing of an
+     * edge of the lower box's top square with an edge of the upper box's
+     * bottom square (computed here in 2D), all 1.2 mm deep; its points
+     * include mk_contact_manifold's four (same ids, same positions), and with
+     * room for 4 it is mk_contact_manifold. */
+    const mk_vec3 h = V(0.1, 0.1, 0.1);
+    const mk_transform xa = at(V(0, 0, 0.1));
+    const mk_transform xb = axis_angle(V(0.001, 0.002, 0.3 - 0.0012), V(0, 0, 1), 0.05);
+    mk_shape a, b;
+    mk_shape_box(&a, h, 0);
+    mk_shape_box(&b, h, 0);
+    mk_vec3 sa[4], sb[4];
+    for (int k = 0; k < 4; ++k) {
+        mk_vec3 c = V(k == 0 || k == 3 ? -0.1 : 0.1, k < 2 ? -0.1 : 0.1, 0);
+        sa[k] = c;
+        sb[k] = mk_transform_point(&xb, V(c.x, c.y, -0.1));
+    }
+    mk_vec3 oct[16];
+    int no = 0;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            no += no < 16 && cross2d(sa[i], sa[(i + 1) % 4], sb[j], sb[(j + 1) % 4], &oct[no]);
+    ck_assert_int_eq(no, 8);
+    mk_pair p = {&a, xa, &b, xb};
+    mk_contact_patch_result r;
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 1), -0.0012, NULL, 8, &r), MK_OK);
+    ck_assert_int_eq(r.count, 8);
+    ck_assert_double_eq_tol(r.normal.z, 1, 1e-12);
+    for (int i = 0; i < 8; ++i) {
+        const mk_manifold_point *q = &r.points[i];
+        ck_assert_double_eq_tol(q->depth, 0.0012, 1e-9);
+        ck_assert_double_eq_tol(q->point_a.z, 0.2, 1e-12);
+        int found = 0;
+        for (int k = 0; k < 8; ++k)
+            found += hypot(q->point_a.x - oct[k].x, q->point_a.y - oct[k].y) < 1e-9;
+        ck_assert_int_eq(found, 1);
+        for (int j = 0; j < i; ++j)
+            ck_assert_uint_lt(r.points[j].id, q->id); /* distinct, in id order */
+    }
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, V(0, 0, 1), -0.0012, NULL, &m), MK_OK);
+    ck_assert_int_eq(m.count, 4);
+    for (int i = 0; i < 4; ++i) {
+        int found = 0;
+        for (int k = 0; k < 8; ++k)
+            found += r.points[k].id == m.points[i].id && dist(r.points[k].position, m.points[i].position) < 1e-15;
+        ck_assert_int_eq(found, 1);
+    }
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 1), -0.0012, NULL, 4, &r), MK_OK);
+    ck_assert_int_eq(r.count, 4);
+    for (int i = 0; i < 4; ++i) {
+        ck_assert_uint_eq(r.points[i].id, m.points[i].id);
+        ck_assert(dist(r.points[i].position, m.points[i].position) == 0);
+    }
+    /* capacity outside 4 .. 8, or no output */
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 1), -0.0012, NULL, 3, &r), MK_INVALID_INPUT);
+    ck_assert_int_eq(r.count, 0);
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 1), -0.0012, NULL, 9, &r), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 1), -0.0012, NULL, 8, NULL), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_contact_patch(&p, V(0, 0, 0), -0.0012, NULL, 8, &r), MK_INVALID_INPUT);
+    ck_assert_int_eq(r.count, 0);
+}
+END_TEST
+
+START_TEST(patch_spreads_a_ring)
+{
+    /* A cylinder (r 0.4) standing 1 cm deep on the ground: 16 rim samples.
+     * With room for 8 the patch keeps mk_contact_manifold's four (a square
+     * on the rim) and adds, by farthest-point insertion, the four samples
+     * halfway between them: 8 rim points 45 degrees apart. */
+    scene s;
+    make_scene(SC_CYL_CAP, &s);
+    mk_pair p = {&s.a, s.xa, &s.b, s.xb};
+    mk_contact_patch_result r;
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_patch(&p, s.n, s.sd, NULL, 8, &r), MK_OK);
+    ck_assert_int_eq(mk_contact_manifold(&p, s.n, s.sd, NULL, &m), MK_OK);
+    ck_assert_int_eq(r.count, 8);
+    ck_assert_int_eq(m.count, 4);
+    const double rad = 0.4, gap = 2 * rad * sin(PI / 8);
+    for (int i = 0; i < 8; ++i) {
+        mk_vec3 q = inv_point(&s.xa, r.points[i].point_a);
+        ck_assert_double_eq_tol(hypot(q.x, q.y), rad, 1e-9);
+        ck_assert_double_eq_tol(r.points[i].depth, -s.sd, 1e-9);
+        for (int j = 0; j < i; ++j)
+            ck_assert_double_ge(dist(r.points[i].point_a, r.points[j].point_a), gap - 1e-9);
+    }
+    for (int i = 0; i < 4; ++i) {
+        int found = 0;
+        for (int k = 0; k < 8; ++k)
+            found += r.points[k].id == m.points[i].id;
+        ck_assert_int_eq(found, 1);
+    }
 }
 END_TEST
 
@@ -1577,6 +1766,9 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, reference_face_prefers_a_on_ties);
     tcase_add_test(t, speculative_distance);
     tcase_add_test(t, reduction_keeps_deepest_and_area);
+    tcase_add_test(t, yawed_box_on_box_keeps_ids_under_rocking);
+    tcase_add_test(t, patch_gives_the_whole_octagon);
+    tcase_add_test(t, patch_spreads_a_ring);
     tcase_add_test(t, invalid_input);
     tcase_add_test(t, random_pairs_finite_and_bounded);
     tcase_add_test(t, overlapping_boxes_match_sat_oracle);

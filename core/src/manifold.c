@@ -6,12 +6,14 @@
  * polygon clipping", CACM 17(1), 1974); segments are clipped parametrically
  * (Liang and Barsky, "A new concept and method for line clipping", ACM TOG
  * 3(1), 1984). Curved pairs use line and point features. More than four points
- * are reduced by keeping the deepest, the farthest from it, and the two that
- * maximise the signed area on either side of that diagonal.
+ * are reduced by keeping the two farthest apart and the two that maximise the
+ * signed area on either side of that diagonal (starting from the deepest point
+ * instead when it would otherwise be lost by more than the depth tie).
  *
  * Everything runs in A's local frame ("the frame"): B's pose is taken relative
  * to A once, and results go back to world coordinates at the end. */
 #include <stddef.h>
+#include <string.h>
 #include <minkowski/manifold.h>
 #include "support.h"
 
@@ -180,7 +182,13 @@ static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
     if (!hull_has_faces(h))
         return r;
     int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
-                                                       : mk_hull_support_climb(h, d, 0);
+                                                       : mk_hull_support_climb(h, d, -1);
+    /* The faces through v with their alignments, in index order (the face
+     * lists are scanned once; a vertex on more faces than fit is rare, and
+     * then the extra faces are scanned again below). */
+    enum { KEEP = 32 };
+    int kept_face[KEEP], kept = 0, overflow = 0;
+    mk_real kept_align[KEEP];
     mk_real best = -2;
     for (int f = 0; f < h->num_faces; ++f) {
         int size = h->face_start[f + 1] - h->face_start[f];
@@ -189,8 +197,20 @@ static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
         mk_real a = v3_dot(h->face_normals[f], d);
         if (a > best)
             best = a;
+        if (kept < KEEP) {
+            kept_face[kept] = f;
+            kept_align[kept++] = a;
+        } else {
+            overflow = 1;
+        }
     }
-    for (int f = 0; f < h->num_faces && best > -2; ++f) {
+    for (int k = 0; k < kept && best > -2; ++k)
+        if (kept_align[k] >= best - MK_MF_FACE_TIE) {
+            r.face = kept_face[k];
+            r.align = kept_align[k];
+            return r;
+        }
+    for (int f = kept ? kept_face[kept - 1] + 1 : 0; overflow && f < h->num_faces; ++f) {
         int size = h->face_start[f + 1] - h->face_start[f];
         if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES || !face_contains(h, f, v))
             continue;
@@ -471,7 +491,7 @@ static void hull_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
 {
     const mk_hull *h = x->s->u.hull.hull;
     int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
-                                                       : mk_hull_support_climb(h, d, 0);
+                                                       : mk_hull_support_climb(h, d, -1);
     mk_real dl = v3_len(d), best = 2;
     int w = -1;
     for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
@@ -625,7 +645,7 @@ static int clip_pass(const clip_vertex *in, int n, mk_vec3 sn, mk_real off, int 
 {
     int m = 0;
     for (int q = 0; q < n; ++q) {
-        const clip_vertex *va = &in[q], *vb = &in[(q + 1) % n];
+        const clip_vertex *va = &in[q], *vb = &in[q + 1 == n ? 0 : q + 1];
         mk_real da = v3_dot(sn, va->p) - off, db = v3_dot(sn, vb->p) - off;
         if (da <= 0) {
             out[m] = *va;
@@ -1115,31 +1135,35 @@ static int pick_max(const cand *c, const mk_real *val, int n, mk_real tie, mk_re
     return best;
 }
 
-/* Pick at most four of n > 4 candidates: deepest, farthest from it (in the
- * contact plane), then the largest positive and negative signed areas against
- * that diagonal. Returns the count; idx receives candidate indices. */
-static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int idx[MK_MANIFOLD_MAX_POINTS])
+/* In-plane position of candidate q (its mid-point with the normal part removed). */
+static inline mk_vec3 in_plane(const cand *c, mk_vec3 n)
+{
+    mk_vec3 p = cand_pos(c);
+    return v3_madd(p, -v3_dot(p, n), n);
+}
+
+/* Completes a spread over the patch from the diagonal (i0, i1) (i1 < 0: the
+ * candidate farthest from i0): the largest positive and negative signed areas
+ * against that diagonal. Returns the count; idx receives candidate indices. */
+static int spread_from(const cand_list *l, mk_vec3 n, mk_real tie_area, int i0, int i1,
+                       int idx[MK_MANIFOLD_MAX_PATCH_POINTS])
 {
     mk_real val[MK_MF_CLIP_CAP];
     const int cnt = l->count;
     const cand *c = l->c;
-    const mk_real tie_len = MK_MF_TIE * scale, tie_area = MK_MF_TIE * scale * scale;
-    for (int q = 0; q < cnt; ++q)
-        val[q] = -c[q].sep;
-    int i0 = pick_max(c, val, cnt, tie_len, -INFINITY);
-    if (i0 < 0)
-        i0 = 0;
     int k = 0;
     idx[k++] = i0;
     mk_vec3 p0 = cand_pos(&c[i0]);
-    for (int q = 0; q < cnt; ++q) {
-        mk_vec3 d = v3_sub(cand_pos(&c[q]), p0);
-        d = v3_madd(d, -v3_dot(d, n), n);
-        val[q] = v3_len2(d);
+    if (i1 < 0) {
+        for (int q = 0; q < cnt; ++q) {
+            mk_vec3 d = v3_sub(cand_pos(&c[q]), p0);
+            d = v3_madd(d, -v3_dot(d, n), n);
+            val[q] = v3_len2(d);
+        }
+        i1 = pick_max(c, val, cnt, tie_area, tie_area);
+        if (i1 < 0)
+            return k;
     }
-    int i1 = pick_max(c, val, cnt, tie_area, tie_area);
-    if (i1 < 0)
-        return k;
     idx[k++] = i1;
     mk_vec3 diag = v3_sub(cand_pos(&c[i1]), p0);
     for (int q = 0; q < cnt; ++q)
@@ -1153,6 +1177,112 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int idx[MK_MANIF
     if (i3 >= 0)
         idx[k++] = i3;
     return k;
+}
+
+/* The two candidates farthest apart in the contact plane (the patch's
+ * diameter); pairs within tie_area of the longest go to the smaller ids. *i0
+ * gets the end with the smaller id. Returns 0 when all candidates coincide. */
+static int diameter(const cand_list *l, mk_vec3 n, mk_real tie_area, int *i0, int *i1)
+{
+    /* Squared distances are kept for the second pass when they fit (up to
+     * 32 candidates: every box and ring patch), else computed again. */
+    enum { CACHED = 32 };
+    mk_real d2[CACHED * (CACHED - 1) / 2];
+    mk_vec3 p[MK_MF_CLIP_CAP];
+    const int cnt = l->count, cached = cnt <= CACHED;
+    const cand *c = l->c;
+    mk_real m = tie_area;
+    for (int q = 0; q < cnt; ++q)
+        p[q] = in_plane(&c[q], n);
+    for (int q = 0, e = 0; q < cnt; ++q)
+        for (int r = q + 1; r < cnt; ++r) {
+            mk_real d = v3_len2(v3_sub(p[q], p[r]));
+            if (cached)
+                d2[e++] = d;
+            m = d > m ? d : m;
+        }
+    if (!(m > tie_area))
+        return 0;
+    uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
+    for (int q = 0, e = 0; q < cnt; ++q)
+        for (int r = q + 1; r < cnt; ++r, ++e) {
+            mk_real d = cached ? d2[e] : v3_len2(v3_sub(p[q], p[r]));
+            if (!(d >= m - tie_area))
+                continue;
+            int a = c[q].id <= c[r].id ? q : r, b = a == q ? r : q;
+            if (c[a].id < lo || (c[a].id == lo && c[b].id < hi)) {
+                lo = c[a].id, hi = c[b].id;
+                *i0 = a, *i1 = b;
+            }
+        }
+    return 1;
+}
+
+/* Pick at most cap (>= 4) of n > cap candidates: the patch's diameter and the two
+ * points spanning the largest area on either side of it, a choice made by the
+ * patch's shape alone, which does not move while the bodies rock by a hair
+ * (starting from the deepest point did: under tilt noise the deepest vertex
+ * of a yawed box-on-box octagon hops from corner to corner, and the chosen
+ * four with it). Only when some candidate is deeper than every chosen one by
+ * more than the depth tie does the spread start from the deepest instead (the
+ * farthest from it, then the areas), so the deepest point is kept to within
+ * the tie. Beyond four, farthest-point insertion. */
+static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx[MK_MANIFOLD_MAX_PATCH_POINTS])
+{
+    mk_real val[MK_MF_CLIP_CAP];
+    const int cnt = l->count;
+    const cand *c = l->c;
+    const mk_real tie_len = MK_MF_TIE * scale, tie_area = MK_MF_TIE * scale * scale;
+    int i0 = 0, i1 = -1, k = 1;
+    idx[0] = 0;
+    if (diameter(l, n, tie_area, &i0, &i1))
+        k = spread_from(l, n, tie_area, i0, i1, idx);
+    mk_real chosen = -INFINITY, deepest = -INFINITY;
+    for (int q = 0; q < k; ++q)
+        chosen = fmax(chosen, -c[idx[q]].sep);
+    for (int q = 0; q < cnt; ++q) {
+        val[q] = -c[q].sep;
+        deepest = fmax(deepest, val[q]);
+    }
+    if (deepest > chosen + tie_len) {
+        int id = pick_max(c, val, cnt, tie_len, -INFINITY);
+        k = spread_from(l, n, tie_area, id < 0 ? 0 : id, -1, idx);
+    }
+    if (k >= cap)
+        return k;
+    /* Beyond four: each next point the farthest from those chosen (val[q]:
+     * squared distance from q to the nearest chosen point, kept up to date). */
+    mk_vec3 p[MK_MF_CLIP_CAP];
+    for (int q = 0; q < cnt; ++q) {
+        p[q] = in_plane(&c[q], n);
+        val[q] = INFINITY;
+    }
+    int added = 0;
+    while (k < cap) { /* bounded: k grows each pass or the loop ends */
+        for (; added < k; ++added)
+            for (int q = 0; q < cnt; ++q) {
+                mk_real d = v3_len2(v3_sub(p[q], p[idx[added]]));
+                val[q] = d < val[q] ? d : val[q];
+            }
+        int next = pick_max(c, val, cnt, tie_area, tie_area);
+        if (next < 0)
+            break;
+        idx[k++] = next;
+    }
+    return k;
+}
+
+/* Sorts the chosen points by feature id: one order for one set, whichever
+ * way it was found (solvers that sweep contacts in order, as ODE's does,
+ * then see the same problem from step to step). */
+static void sort_by_id(const cand_list *l, int *idx, int count)
+{
+    for (int a = 1; a < count; ++a)
+        for (int b = a; b > 0 && l->c[idx[b]].id < l->c[idx[b - 1]].id; --b) {
+            int t = idx[b];
+            idx[b] = idx[b - 1];
+            idx[b - 1] = t;
+        }
 }
 
 /* ---------------------------------------------------------------- entry point */
@@ -1185,17 +1315,18 @@ static void clear(mk_manifold *out, mk_vec3 normal)
     *out = z;
 }
 
-mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
-                              const mk_manifold_settings *settings, mk_manifold *out)
+/* Shared by both entry points: up to cap points into pts, the world normal
+ * into *n_world, the count into *count_out (0 with any error status). */
+static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
+                                const mk_manifold_settings *settings, int cap, mk_vec3 *n_world,
+                                mk_manifold_point *pts, int *count_out)
 {
-    if (!out)
-        return MK_INVALID_INPUT;
+    *count_out = 0;
+    *n_world = v3(0, 0, 1);
     mk_manifold_settings st = settings ? *settings : mk_manifold_default_settings();
     mk_status v = validate(pair, normal, signed_distance, &st);
-    if (v != MK_OK) {
-        clear(out, v3(0, 0, 1));
+    if (v != MK_OK)
         return v;
-    }
 
     /* The pair in A's frame. */
     const mk_transform *xa = &pair->xf_a;
@@ -1211,7 +1342,7 @@ mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signe
     c.scale = ea < eb ? ea : eb;
     c.core_distance = signed_distance + pair->a->radius + pair->b->radius;
     const mk_real keep = st.speculative_distance + MK_MF_SLACK * (ea > eb ? ea : eb);
-    clear(out, m3_mul(&xa->R, c.n));
+    *n_world = m3_mul(&xa->R, c.n);
     if (signed_distance > keep)
         return MK_OK;
 
@@ -1245,21 +1376,21 @@ mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signe
         l.c[0].sep -= ra + rb;
     }
 
-    int idx[MK_MANIFOLD_MAX_POINTS];
+    int idx[MK_MANIFOLD_MAX_PATCH_POINTS];
     int count;
-    if (l.count <= MK_MANIFOLD_MAX_POINTS) {
+    if (l.count <= cap) {
         count = l.count;
         for (int q = 0; q < count; ++q)
             idx[q] = q;
     } else {
-        count = reduce(&l, n_out, c.scale, idx);
+        count = reduce(&l, n_out, c.scale, cap, idx);
     }
+    sort_by_id(&l, idx, count);
 
     /* Back to world coordinates. */
-    out->normal = m3_mul(&xa->R, n_out);
     for (int q = 0; q < count; ++q) {
         const cand *cq = &l.c[idx[q]];
-        mk_manifold_point *mp = &out->points[q];
+        mk_manifold_point *mp = &pts[q];
         mp->point_a = xf_apply(xa, cq->pa);
         mp->point_b = xf_apply(xa, cq->pb);
         mp->position = v3_scale(v3_add(mp->point_a, mp->point_b), 0.5);
@@ -1267,10 +1398,40 @@ mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signe
         mp->depth = -cq->sep;
         mp->id = cq->id;
         if (!v3_finite(mp->position) || !isfinite(mp->separation)) {
-            clear(out, v3(0, 0, 1));
+            *n_world = v3(0, 0, 1);
             return MK_INVALID_INPUT; /* a user support returned a non-finite point */
         }
     }
-    out->count = count;
+    *n_world = m3_mul(&xa->R, n_out);
+    *count_out = count;
     return MK_OK;
+}
+
+mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
+                              const mk_manifold_settings *settings, mk_manifold *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    mk_manifold_point pts[MK_MANIFOLD_MAX_POINTS];
+    mk_vec3 n;
+    int count;
+    mk_status st = contact_points(pair, normal, signed_distance, settings, MK_MANIFOLD_MAX_POINTS, &n, pts, &count);
+    clear(out, n);
+    for (int q = 0; q < count; ++q)
+        out->points[q] = pts[q];
+    out->count = count;
+    return st;
+}
+
+mk_status mk_contact_patch(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
+                           const mk_manifold_settings *settings, int max_points, mk_contact_patch_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    memset(out, 0, sizeof *out);
+    out->normal = v3(0, 0, 1);
+    if (max_points < MK_MANIFOLD_MAX_POINTS || max_points > MK_MANIFOLD_MAX_PATCH_POINTS)
+        return MK_INVALID_INPUT;
+    return contact_points(pair, normal, signed_distance, settings, max_points, &out->normal, out->points,
+                          &out->count);
 }

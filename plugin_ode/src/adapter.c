@@ -409,25 +409,68 @@ static int shape_of(dGeomID g, mk_shape *tmp, mk_transform *xf, mk_vec3 *centre)
 
 /* ------------------------------------------------------------ the collider */
 
-/* Writes the manifold's penetrating points (depth >= 0) as ODE contacts with
- * normal `sign * m->normal`, at most `max`, `skip` bytes apart. */
-static int emit(const mk_manifold *m, double sign, dGeomID o1, dGeomID o2, int max, dContactGeom *c, int skip)
+/* Writes penetrating points (depth >= 0) as ODE contacts with normal
+ * `sign * normal`, at most `max`, `skip` bytes apart. The points come in id
+ * order; when more penetrate than fit, the deepest go first. */
+static int emit_points(const mk_manifold_point *pts, int count, mk_vec3 normal, double sign, dGeomID o1, dGeomID o2,
+                       int max, dContactGeom *c, int skip)
 {
-    int n = 0;
-    for (int i = 0; i < m->count && n < max; ++i) {
-        const mk_manifold_point *p = &m->points[i];
-        if (!(p->depth >= 0))
-            continue;
-        dContactGeom *out = (dContactGeom *)((char *)c + (size_t)n * (size_t)skip);
+    int order[MK_MANIFOLD_MAX_PATCH_POINTS], m = 0;
+    for (int i = 0; i < count && i < MK_MANIFOLD_MAX_PATCH_POINTS; ++i)
+        if (pts[i].depth >= 0)
+            order[m++] = i;
+    if (m > max) /* deepest first (stable: equal depths keep id order) */
+        for (int a = 1; a < m; ++a)
+            for (int b = a; b > 0 && pts[order[b]].depth > pts[order[b - 1]].depth; --b) {
+                int t = order[b];
+                order[b] = order[b - 1];
+                order[b - 1] = t;
+            }
+    int n = m < max ? m : max;
+    for (int i = 0; i < n; ++i) {
+        const mk_manifold_point *p = &pts[order[i]];
+        dContactGeom *out = (dContactGeom *)((char *)c + (size_t)i * (size_t)skip);
         out->pos[0] = p->position.x, out->pos[1] = p->position.y, out->pos[2] = p->position.z;
-        out->normal[0] = sign * m->normal.x, out->normal[1] = sign * m->normal.y, out->normal[2] = sign * m->normal.z;
+        out->normal[0] = sign * normal.x, out->normal[1] = sign * normal.y, out->normal[2] = sign * normal.z;
         out->depth = p->depth;
         out->g1 = o1, out->g2 = o2;
         out->side1 = out->side2 = -1;
-        ++n;
     }
     G.stats.contacts += (unsigned long long)n;
     return n;
+}
+
+static int emit(const mk_manifold *m, double sign, dGeomID o1, dGeomID o2, int max, dContactGeom *c, int skip)
+{
+    return emit_points(m->points, m->count, m->normal, sign, o1, o2, max, c, skip);
+}
+
+/* ODE takes more than four contacts: a full manifold may have left points of
+ * its patch out (a yawed box on a box overlaps in an octagon). The patch with
+ * up to `max` points, from the manifold's own normal and depth, replaces it
+ * when it holds more points and reaches the same depth (to 1e-6 relative);
+ * otherwise (the signed-distance witness joined the manifold, or the contact
+ * is not a face patch) the manifold stands. */
+static int emit_patch(const mk_pair *pair, const mk_manifold *m, dGeomID o1, dGeomID o2, int max, dContactGeom *c,
+                      int skip)
+{
+    mk_real d = m->points[0].separation;
+    for (int i = 1; i < m->count; ++i)
+        d = fmin(d, m->points[i].separation);
+    mk_manifold_settings ms = mk_manifold_default_settings();
+    ms.speculative_distance = G.settings.speculative;
+    mk_contact_patch_result pr;
+    int cap = max < MK_MANIFOLD_MAX_PATCH_POINTS ? max : MK_MANIFOLD_MAX_PATCH_POINTS;
+    if (mk_contact_patch(pair, m->normal, d, &ms, cap, &pr) == MK_OK && pr.count > m->count) {
+        mk_real e = pr.points[0].separation;
+        for (int i = 1; i < pr.count; ++i)
+            e = fmin(e, pr.points[i].separation);
+        if (fabs(e - d) <= 1e-6 * (1 + fabs(d))) {
+            ++G.stats.patches;
+            return emit_points(pr.points, pr.count, pr.normal, -1.0, o1, o2, max, c, skip);
+        }
+    }
+    return emit(m, -1.0, o1, o2, max, c, skip);
 }
 
 static int fail(void)
@@ -511,6 +554,8 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     }
     if (st >= MK_INVALID_INPUT)
         return fail();
+    if (max > MK_MANIFOLD_MAX_POINTS && m.count == MK_MANIFOLD_MAX_POINTS)
+        return emit_patch(&pair, &m, o1, o2, max, contact, skip);
     return emit(&m, -1.0, o1, o2, max, contact, skip); /* m.normal: o1 -> o2 */
 }
 

@@ -535,9 +535,26 @@ START_TEST(hand_built_contacts)
     dGeomSetPosition(hull, 5.02, 5.01, 0.297);
     check_pair(hull, cvx, 4, 0.003, up, "hull-dConvex");
 
+    /* dBox on dBox, the upper one yawed 0.05 rad (the demo's stack), 1.2 mm
+     * overlap: the 8 corners of the overlap octagon, depth 0.0012, as many
+     * as ODE's own box-box gives; 4 when the caller takes 4; with room for
+     * one, the deepest (all equal here: any of them, at the right depth). */
+    dGeomID low = dCreateBox(0, 0.2, 0.2, 0.2), high = dCreateBox(0, 0.2, 0.2, 0.2);
+    dGeomSetPosition(low, 7, 7, 0.1);
+    dRFromAxisAndAngle(R, 0, 0, 1, 0.05);
+    dGeomSetRotation(high, R);
+    dGeomSetPosition(high, 7.001, 7.002, 0.3 - 0.0012);
+    const unsigned long long patches = mk_ode_get_stats().patches;
+    check_pair(high, low, 8, 0.0012, up, "yawed box-box");
+    ck_assert_uint_eq(mk_ode_get_stats().patches, patches + 2);
+    ck_assert_int_eq(mk_ode_stock_collider(dBoxClass, dBoxClass, NULL)(high, low, 8, &s[0].geom, (int)sizeof(dContact)), 8);
+    ck_assert_int_eq(dCollide(high, low, 4, &c[0].geom, (int)sizeof(dContact)), 4);
+    ck_assert_int_eq(dCollide(high, low, 1, &c[0].geom, (int)sizeof(dContact)), 1);
+    ck_assert_double_eq_tol(c[0].geom.depth, 0.0012, 1e-9);
+
     ck_assert_int_eq((int)mk_ode_get_stats().failures, 0);
     dGeomDestroy(ball), dGeomDestroy(b2), dGeomDestroy(box), dGeomDestroy(cone), dGeomDestroy(slab), dGeomDestroy(cap);
-    dGeomDestroy(egg), dGeomDestroy(hull), destroy_kind(cvx), dGeomDestroy(floor);
+    dGeomDestroy(egg), dGeomDestroy(hull), destroy_kind(cvx), dGeomDestroy(floor), dGeomDestroy(low), dGeomDestroy(high);
     teardown();
 }
 END_TEST

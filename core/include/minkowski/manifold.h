@@ -30,12 +30,15 @@
  *   reach the other shape's deepest point): otherwise the contact is at the
  *   face's border or edge against edge, and gets the line / point treatment.
  * - Points separated by more than settings.speculative_distance are dropped;
- *   more than four are reduced to four: the deepest, the one farthest from it,
- *   and the two on either side of that diagonal spanning the largest area.
- *   Near-ties (depths within 1e-4 x the smaller shape's size, lengths and
- *   areas likewise) go to the smaller feature id, so the chosen points do not
- *   flicker between steps; the first point is then within that tie of the
- *   deepest.
+ *   more than four are reduced to four: the two farthest apart in the contact
+ *   plane and the two on either side of that diagonal spanning the largest
+ *   area, a choice made by the patch's shape, which does not flicker while the
+ *   bodies rock by a hair. When a dropped point is deeper than every kept one
+ *   by more than the depth tie, the four are instead the deepest, the one
+ *   farthest from it and the two largest areas: the deepest point is always
+ *   kept to within the tie. Near-ties (depths within 1e-4 x the smaller
+ *   shape's size, lengths and areas likewise) go to the smaller feature id.
+ * - The points come in increasing feature id: one set, one order.
  *
  * Pure, reentrant, no heap, bounded loops; the same inputs give the same points
  * in the same order. Stack use is about 25 KB.
@@ -51,6 +54,8 @@ extern "C" {
 #endif
 
 #define MK_MANIFOLD_MAX_POINTS 4
+/* Capacity of mk_contact_patch: up to this many points of one contact patch. */
+#define MK_MANIFOLD_MAX_PATCH_POINTS 8
 /* Hull faces with more vertices than this are not used as faces (the pair then
  * gets a line or single-point contact). */
 #define MK_MANIFOLD_MAX_FACE_VERTICES 64
@@ -113,6 +118,24 @@ typedef struct mk_manifold {
  * MK_INVALID_INPUT / MK_INVALID_SIZE with out->count = 0. */
 MK_API mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
                                      const mk_manifold_settings *settings, mk_manifold *out);
+
+/* The same contact with room for up to max_points points (4 ..
+ * MK_MANIFOLD_MAX_PATCH_POINTS), for engines that take more than four per pair
+ * (ODE's dCollide takes up to the flags limit): the points are those of
+ * mk_contact_manifold's patch before its reduction when they fit, else the
+ * same four it keeps plus, one at a time, the candidate farthest from the
+ * points already kept (near-ties to the smaller id). A yawed box on a box
+ * gets all eight corners of its octagon. Ids, depths, normal, order (by id),
+ * status: as mk_contact_manifold. */
+typedef struct mk_contact_patch_result {
+    int count;      /* 0 .. MK_MANIFOLD_MAX_PATCH_POINTS */
+    mk_vec3 normal; /* as mk_manifold.normal */
+    mk_manifold_point points[MK_MANIFOLD_MAX_PATCH_POINTS];
+} mk_contact_patch_result;
+
+MK_API mk_status mk_contact_patch(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
+                                  const mk_manifold_settings *settings, int max_points,
+                                  mk_contact_patch_result *out);
 
 #ifdef __cplusplus
 }
