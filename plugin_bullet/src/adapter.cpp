@@ -97,6 +97,7 @@ struct ShapeEntry {
     btVector3 scaling{0, 0, 0};
     btScalar margin = 0;
     int num_points = 0;
+    unsigned generation = 0; // bumped at every translation (pair caches compare it)
     bool ok = false;
     mk_shape shape{};
     mk_mat3 fix{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}; // our local frame -> Bullet's
@@ -206,6 +207,7 @@ struct mk_bullet_context {
     std::unordered_map<const btCollisionShape *, ShapeEntry> shapes;
     std::vector<std::unique_ptr<btCollisionAlgorithmCreateFunc>> funcs;
     std::vector<std::pair<int, int>> registered;
+    unsigned generation = 0;
 
     // The cached translation of a Bullet shape, rebuilt when it changed.
     // `last` is the caller's pointer to the entry it used before (skips the
@@ -224,6 +226,7 @@ struct mk_bullet_context {
         e.scaling = scaling;
         e.margin = s->getMargin();
         e.num_points = point_count(s);
+        e.generation = ++generation;
         e.ok = translate(s, options.margin_mode, e);
         ++stats.shapes_translated;
         return e.ok ? &e : nullptr;
@@ -323,6 +326,14 @@ private:
         const ShapeEntry *e1 = m_ctx->entry(w1->getCollisionShape(), &m_entry1);
         if (!e0 || !e1)
             return MK_INVALID_INPUT;
+        if (e0->generation != m_gen0 || e1->generation != m_gen1) {
+            // A shape was (re)translated: the warm starts and the separation
+            // certificate belong to the old geometry.
+            m_cache = mk_collide_cache{};
+            m_growth_cache = mk_growth_cache{};
+            m_gen0 = e0->generation;
+            m_gen1 = e1->generation;
+        }
         mk_pair pair{&e0->shape, pose_of(w0->getWorldTransform(), e0->fix), &e1->shape,
                      pose_of(w1->getWorldTransform(), e1->fix)};
         mk_collide_settings s = m_ctx->settings;
@@ -339,7 +350,10 @@ private:
                 return gs;
             ++m_ctx->stats.growth_fallbacks; // no interior ball about a centre: use the signed distance
         }
-        return mk_collide(&pair, &s, &m_cache, m);
+        unsigned long long before = m_cache.skipped;
+        mk_status st = mk_collide_cached(&pair, &s, &m_cache, m);
+        m_ctx->stats.certified_apart += m_cache.skipped - before;
+        return st;
     }
 
     // Convex vs static plane; the plane may be either body. Normals are
@@ -375,9 +389,10 @@ private:
 
     mk_bullet_context *m_ctx;
     btPersistentManifold *m_manifold = nullptr;
-    mk_gjk_cache m_cache{};
+    mk_collide_cache m_cache{};
     mk_growth_cache m_growth_cache{};
     ShapeEntry *m_entry0 = nullptr, *m_entry1 = nullptr;
+    unsigned m_gen0 = 0, m_gen1 = 0; // generations of the entries the caches were built on
     btScalar m_threshold = 0; // this call's contact breaking threshold
 };
 
