@@ -226,9 +226,12 @@ mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_settings *sett
         def = mk_collide_default_settings();
         settings = &def;
     }
-    if (pair && pair->a && pair->b && cache->cert_valid && inputs_ok(pair, settings) &&
-        still_apart(cache, pair, settings->speculative)) {
-        empty(out);
+    /* The bound first (cheap, and usually decisive), then the input checks
+     * the pipeline's Boolean exit would make. */
+    if (pair && pair->a && pair->b && cache->cert_valid && still_apart(cache, pair, settings->speculative) &&
+        inputs_ok(pair, settings)) {
+        out->count = 0; /* what empty() leaves that a caller may read */
+        out->normal = v3(1, 0, 0);
         ++cache->skipped;
         return MK_GJK_SEPARATED;
     }

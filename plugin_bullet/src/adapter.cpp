@@ -101,6 +101,7 @@ struct ShapeEntry {
     bool ok = false;
     mk_shape shape{};
     mk_mat3 fix{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}; // our local frame -> Bullet's
+    bool fixed = false;                             // fix is not the identity
     std::unique_ptr<mk_hull, HullDeleter> hull;
     std::unique_ptr<MultiSphere> spheres;
 };
@@ -228,6 +229,9 @@ struct mk_bullet_context {
         e.num_points = point_count(s);
         e.generation = ++generation;
         e.ok = translate(s, options.margin_mode, e);
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                e.fixed = e.fixed || e.fix.m[i][j] != (i == j ? 1 : 0);
         ++stats.shapes_translated;
         return e.ok ? &e : nullptr;
     }
@@ -236,13 +240,20 @@ struct mk_bullet_context {
 namespace {
 
 // World pose of our local frame: Bullet's pose composed with the axis fix.
-mk_transform pose_of(const btTransform &t, const mk_mat3 &fix)
+// (fix is the identity for all but capsules, cylinders and cones along x or y.)
+mk_transform pose_of(const btTransform &t, const mk_mat3 &fix, bool fixed)
 {
     mk_transform xf;
     const btMatrix3x3 &B = t.getBasis();
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            xf.R.m[i][j] = B[i][0] * fix.m[0][j] + B[i][1] * fix.m[1][j] + B[i][2] * fix.m[2][j];
+    if (!fixed) {
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                xf.R.m[i][j] = B[i][j];
+    } else {
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                xf.R.m[i][j] = B[i][0] * fix.m[0][j] + B[i][1] * fix.m[1][j] + B[i][2] * fix.m[2][j];
+    }
     xf.p = to_mk(t.getOrigin());
     return xf;
 }
@@ -334,8 +345,8 @@ private:
             m_gen0 = e0->generation;
             m_gen1 = e1->generation;
         }
-        mk_pair pair{&e0->shape, pose_of(w0->getWorldTransform(), e0->fix), &e1->shape,
-                     pose_of(w1->getWorldTransform(), e1->fix)};
+        mk_pair pair{&e0->shape, pose_of(w0->getWorldTransform(), e0->fix, e0->fixed), &e1->shape,
+                     pose_of(w1->getWorldTransform(), e1->fix, e1->fixed)};
         mk_collide_settings s = m_ctx->settings;
         s.speculative = m_threshold;
         if (m_ctx->options.contact_model == MK_BULLET_MODEL_GROWTH) {
@@ -371,7 +382,7 @@ private:
         const btTransform &pt = pw->getWorldTransform();
         btVector3 n = pt.getBasis() * plane->getPlaneNormal();
         btScalar c = plane->getPlaneConstant() + n.dot(pt.getOrigin());
-        mk_transform xf = pose_of(cw->getWorldTransform(), e->fix);
+        mk_transform xf = pose_of(cw->getWorldTransform(), e->fix, e->fixed);
         mk_collide_settings s = m_ctx->settings;
         s.speculative = m_threshold;
         mk_status st = mk_collide_plane(&e->shape, &xf, to_mk(n), double(c), &s, m);
