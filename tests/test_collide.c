@@ -321,11 +321,16 @@ START_TEST(certificate_matches_full_pipeline)
             } else {
                 mk_signed_distance_result sd;
                 ck_assert_int_lt(mk_signed_distance(&p, NULL, NULL, NULL, ws, sizeof ws, &sd), MK_INVALID_INPUT);
-                if (fabs(sd.distance - s.speculative) > 1e-6) {
+                /* Both ran the pipeline, from different warm starts (the
+                 * reference's cache also moved on the skipped steps): they
+                 * agree to GJK's distance tolerance, 1e-4 at the default gap
+                 * tolerance 1e-8 (gjk.h); with MK_TEST_SCALE=10 one of
+                 * 63,000 compared steps differed by 1.6e-5. */
+                if (fabs(sd.distance - s.speculative) > 1e-4) {
                     ck_assert_msg((m.count > 0) == (ref.count > 0), "seq %d step %d: %d vs %d points", q, k, m.count,
                                   ref.count);
                     if (m.count > 0) {
-                        ck_assert_double_eq_tol(min_separation(&m), min_separation(&ref), 1e-5);
+                        ck_assert_double_eq_tol(min_separation(&m), min_separation(&ref), 1e-4);
                         ++compared;
                     }
                 }
