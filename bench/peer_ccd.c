@@ -57,7 +57,7 @@ static void fill(ccd_obj *o, const mk_shape *s, const mk_transform *xf)
     o->center = b3(R->m[0][0] * c.x + R->m[0][1] * c.y + R->m[0][2] * c.z + xf->p.x,
                    R->m[1][0] * c.x + R->m[1][1] * c.y + R->m[1][2] * c.z + xf->p.y,
                    R->m[2][0] * c.x + R->m[2][1] * c.y + R->m[2][2] * c.z + xf->p.z);
-    o->hint = 0;
+    o->hint = -1;
 }
 
 static void *ccd_make(const bench_set *set, const void *param)
@@ -96,7 +96,7 @@ static void ccd_release(void *ctx)
 static inline ccd_obj *obj(ccd_ctx *x, int i, int k)
 {
     ccd_obj *o = &x->o[2 * i + k];
-    o->hint = 0; /* cold start, like the minkowski queries */
+    o->hint = -1; /* cold start (table of extreme vertices), like the minkowski queries */
     return o;
 }
 

@@ -2,13 +2,14 @@
  * place MK_HULL_LINEAR_SCAN_MAX (shape.h) at the measured crossover.
  *
  * Hulls of N points on random ellipsoids (every point a vertex). Three views:
- *   per call, random directions: linear scan vs climbing from vertex 0 (cold)
+ *   per call, random directions: linear scan vs climbing cold (from the hull's table of
+ *     extreme vertices, hint -1)
  *     and from the previous answer (a hint that says nothing);
  *   per call, a random walk of directions (steps of about 17 degrees) with the
  *     previous answer as hint: what a GJK query asks of the support function;
  *   in situ: whole GJK distance queries (default settings, 1 cm apart) on user
  *     shapes wrapping the same hulls with a linear or a climbing support
- *     callback (hint reset to vertex 0 before each query, as a cold query),
+ *     callback (hint reset to -1 before each query, as a cold query),
  *     next to the built-in hull shape (which switches at MK_HULL_LINEAR_SCAN_MAX). */
 #include "bench_c.h"
 
@@ -38,10 +39,10 @@ static double time_linear(const mk_hull *h, const dir_seq *s)
 
 static double time_climb(const mk_hull *h, const dir_seq *s, int warm)
 {
-    int acc = 0, hint = 0;
+    int acc = 0, hint = -1;
     double t0 = bench_now_ns();
     for (int k = 0; k < s->n; ++k) {
-        int v = mk_hull_support_climb(h, s->d[k], warm ? hint : 0);
+        int v = mk_hull_support_climb(h, s->d[k], warm ? hint : -1);
         hint = v;
         acc += v;
     }
@@ -113,7 +114,7 @@ static void *situ_make(const bench_set *set, const void *param)
             const mk_hull *h = s->u.hull.hull;
             user_hull *u = &x->objs[2 * i + k];
             u->h = h;
-            u->hint = 0;
+            u->hint = -1;
             mk_shape_user(&x->shapes[2 * i + k], mode == 1 ? support_linear : support_climb, u, h->aabb_min,
                           h->aabb_max, 0);
         }
@@ -135,8 +136,8 @@ static void situ_release(void *ctx)
 static double situ_run(void *ctx, int i)
 {
     situ_ctx *x = ctx;
-    x->objs[2 * i].hint = 0;
-    x->objs[2 * i + 1].hint = 0;
+    x->objs[2 * i].hint = -1;
+    x->objs[2 * i + 1].hint = -1;
     mk_gjk_result r;
     mk_gjk_distance(&x->pairs[i], &x->st, NULL, &r);
     return r.distance;
@@ -145,8 +146,8 @@ static double situ_run(void *ctx, int i)
 static void situ_answer(void *ctx, int i, bench_answer *out)
 {
     situ_ctx *x = ctx;
-    x->objs[2 * i].hint = 0;
-    x->objs[2 * i + 1].hint = 0;
+    x->objs[2 * i].hint = -1;
+    x->objs[2 * i + 1].hint = -1;
     mk_gjk_result r;
     mk_status s = mk_gjk_distance(&x->pairs[i], &x->st, NULL, &r);
     out->ok = s == MK_GJK_SEPARATED;

@@ -5,6 +5,7 @@
 #include <minkowski/shape.h>
 
 #include "oracle.h"
+#include "support.h"
 #include "vec.h"
 
 #include <check.h>
@@ -172,8 +173,10 @@ START_TEST(random_clouds_invariants_and_scales)
 }
 END_TEST
 
-/* Hill-climbing from any hint reaches a vertex whose support value equals the
- * brute-force maximum, on hulls from 8 to 1000 vertices and tie-heavy boxes. */
+/* Hill-climbing from any hint, and cold (hint -1: from the table of extreme
+ * vertices), reaches a vertex whose support value equals the brute-force
+ * maximum, on hulls from 8 to 1000 vertices and tie-heavy boxes; every table
+ * entry is extreme along its direction. */
 START_TEST(climb_equals_linear)
 {
     or_rng r = or_rng_make(0xc11b);
@@ -192,7 +195,7 @@ START_TEST(climb_equals_linear)
                 if (v3_len2(d) == 0)
                     d = v3(0, 0, 1);
                 int lin = mk_hull_support_linear(h, d);
-                int start = k & 1 ? hint : (int)(or_uniform(&r, 0, 1) * h->num_vertices);
+                int start = k % 3 == 0 ? -1 : k % 3 == 1 ? hint : (int)(or_uniform(&r, 0, 1) * h->num_vertices);
                 int cl = mk_hull_support_climb(h, d, start);
                 ck_assert_msg(v3_dot(h->vertices[cl], d) >= v3_dot(h->vertices[lin], d) - 1e-15,
                               "climb %d (%.17g) < linear %d (%.17g)", cl, v3_dot(h->vertices[cl], d), lin,
@@ -200,8 +203,22 @@ START_TEST(climb_equals_linear)
                 hint = cl;
                 ++checks;
             }
-            /* hostile hints are clamped */
+            /* start table: each cell's vertex is extreme along the cell's centre
+             * direction, and that direction maps back to the cell */
+            const int R = MK_HULL_START_RES;
+            for (int cell = 0; cell < 6 * R * R; ++cell) {
+                int face = cell / (R * R), iu = cell / R % R, iv = cell % R;
+                double u = -1 + (2.0 * iu + 1) / R, w = -1 + (2.0 * iv + 1) / R, m = face & 1 ? -1 : 1;
+                mk_vec3 q = face < 2 ? v3(m, u, w) : face < 4 ? v3(w, m, u) : v3(u, w, m);
+                ck_assert_int_eq(hull_start_index(q), cell);
+                int t = h->start_vertex[cell];
+                ck_assert(t >= 0 && t < h->num_vertices);
+                ck_assert(v3_dot(h->vertices[t], q) >= v3_dot(h->vertices[mk_hull_support_linear(h, q)], q));
+            }
+            /* hostile hints and directions give a valid vertex */
             ck_assert_int_eq(mk_hull_support_climb(h, v3(1, 0, 0), -5) >= 0, 1);
+            ck_assert_int_lt(mk_hull_support_climb(h, v3(0, 0, 0), -1), h->num_vertices);
+            ck_assert_int_lt(mk_hull_support_climb(h, v3(NAN, 1, 0), -1), h->num_vertices);
             ck_assert_int_lt(mk_hull_support_climb(h, v3(1, 0, 0), 1 << 30), h->num_vertices);
             mk_hull_destroy(h);
         }

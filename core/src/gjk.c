@@ -86,8 +86,8 @@ static void make_ctx(const mk_pair *pair, const mk_gjk_cache *cache, ctx *c)
     c->R = m3_tmul_m3(&pair->xf_a.R, &pair->xf_b.R);
     c->p = m3_tmul(&pair->xf_a.R, v3_sub(pair->xf_b.p, pair->xf_a.p));
     c->radius = pair->a->radius + pair->b->radius;
-    c->hint_a = cache && cache->valid ? cache->hint_a : 0;
-    c->hint_b = cache && cache->valid ? cache->hint_b : 0;
+    c->hint_a = cache && cache->valid ? cache->hint_a : -1;
+    c->hint_b = cache && cache->valid ? cache->hint_b : -1;
     c->bad_support = 0;
 }
 

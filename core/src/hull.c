@@ -13,6 +13,7 @@
  * the walk. */
 #include <minkowski/shape.h>
 
+#include "support.h"
 #include "vec.h"
 
 #include <libqhull_r/qhull_ra.h>
@@ -43,23 +44,7 @@ int mk_hull_support_linear(const mk_hull *h, mk_vec3 d)
 
 int mk_hull_support_climb(const mk_hull *h, mk_vec3 d, int start)
 {
-    int v = (start >= 0 && start < h->num_vertices) ? start : 0;
-    mk_real best_s = v3_dot(h->vertices[v], d);
-    for (int step = 0; step < h->num_vertices; ++step) {
-        int next = v;
-        for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
-            int u = h->adj[k];
-            mk_real s = v3_dot(h->vertices[u], d);
-            if (s > best_s) {
-                best_s = s;
-                next = u;
-            }
-        }
-        if (next == v)
-            break;
-        v = next;
-    }
-    return v;
+    return hull_climb(h, d, start);
 }
 
 void mk_hull_destroy(mk_hull *hull)
@@ -322,6 +307,21 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     h->aabb_max = hi;
     h->centroid = centroid;
     h->inradius = inradius;
+    /* Start table: the extreme vertex along each cube-map cell's centre
+     * direction (the inverse of hull_start_index), each found by climbing from
+     * the previous cell's answer (exact from any start; cheap between
+     * neighbouring directions). */
+    int prev = mk_hull_support_linear(h, v3(1, 0, 0));
+    for (int face = 0; face < 6; ++face)
+        for (int iu = 0; iu < MK_HULL_START_RES; ++iu)
+            for (int iv = 0; iv < MK_HULL_START_RES; ++iv) {
+                mk_real u = -1 + (2 * iu + 1) / (mk_real)MK_HULL_START_RES;
+                mk_real w = -1 + (2 * iv + 1) / (mk_real)MK_HULL_START_RES;
+                mk_real m = face & 1 ? -1 : 1;
+                mk_vec3 d = face < 2 ? v3(m, u, w) : face < 4 ? v3(w, m, u) : v3(u, w, m);
+                prev = hull_climb(h, d, prev);
+                h->start_vertex[(face * MK_HULL_START_RES + iu) * MK_HULL_START_RES + iv] = prev;
+            }
     *out = h;
     return MK_OK;
 }

@@ -18,6 +18,63 @@ static inline void disc_support(mk_real r, mk_real dx, mk_real dy, mk_real *x, m
     }
 }
 
+/* Cell of mk_hull.start_vertex for direction d: the cube face its largest
+ * component points to, then the cell of the other two components over the
+ * largest, on a MK_HULL_START_RES grid. d = 0 and NaN give some valid cell. */
+static inline int hull_start_index(mk_vec3 d)
+{
+    mk_real ax = fabs(d.x), ay = fabs(d.y), az = fabs(d.z);
+    int face;
+    mk_real m, u, v;
+    if (ax >= ay && ax >= az) {
+        face = d.x < 0;
+        m = ax, u = d.y, v = d.z;
+    } else if (ay >= az) {
+        face = 2 + (d.y < 0);
+        m = ay, u = d.z, v = d.x;
+    } else {
+        face = 4 + (d.z < 0);
+        m = az, u = d.x, v = d.y;
+    }
+    const mk_real half = 0.5 * MK_HULL_START_RES, top = MK_HULL_START_RES - 1;
+    mk_real k = half / m;
+    mk_real fu = u * k + half, fv = v * k + half;
+    fu = fu > 0 ? (fu < top ? fu : top) : 0; /* NaN -> 0 */
+    fv = fv > 0 ? (fv < top ? fv : top) : 0;
+    return (face * MK_HULL_START_RES + (int)fu) * MK_HULL_START_RES + (int)fv;
+}
+
+/* Hill-climbing support (steepest ascent over neighbours; see hull.c), from the
+ * hint or the start table's vertex for d, whichever is higher along d (only the
+ * table when the hint is outside [0, n): a cold query). */
+static inline int hull_climb(const mk_hull *h, mk_vec3 d, int start)
+{
+    int v = h->start_vertex[hull_start_index(d)];
+    mk_real best_s = v3_dot(h->vertices[v], d);
+    if (start >= 0 && start < h->num_vertices && start != v) {
+        mk_real s = v3_dot(h->vertices[start], d);
+        if (s > best_s) {
+            best_s = s;
+            v = start;
+        }
+    }
+    for (int step = 0; step < h->num_vertices; ++step) {
+        int next = v;
+        for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
+            int u = h->adj[k];
+            mk_real s = v3_dot(h->vertices[u], d);
+            if (s > best_s) {
+                best_s = s;
+                next = u;
+            }
+        }
+        if (next == v)
+            break;
+        v = next;
+    }
+    return v;
+}
+
 /* Forced inline: it sits in the innermost loop of every query. */
 static inline __attribute__((always_inline)) mk_vec3 shape_support(const mk_shape *s, mk_vec3 d, int *hint)
 {
@@ -63,7 +120,7 @@ static inline __attribute__((always_inline)) mk_vec3 shape_support(const mk_shap
         if (h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX)
             v = mk_hull_support_linear(h, d);
         else
-            v = mk_hull_support_climb(h, d, hint ? *hint : 0);
+            v = hull_climb(h, d, hint ? *hint : -1);
         if (hint)
             *hint = v;
         return h->vertices[v];

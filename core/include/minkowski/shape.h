@@ -33,6 +33,9 @@ typedef enum mk_shape_type {
 /* Convex polytope with vertex adjacency (for hill-climbing support) and polygonal
  * faces (for contact manifolds). Built by mk_hull_create from any point cloud;
  * one heap block, read-only after creation, shareable between threads. */
+/* Resolution of a hull's start table (cells per cube-face edge). */
+#define MK_HULL_START_RES 16
+
 typedef struct mk_hull {
     int num_vertices;
     int num_faces;
@@ -46,16 +49,21 @@ typedef struct mk_hull {
     mk_vec3 aabb_min, aabb_max;  /* local bounding box */
     mk_vec3 centroid;            /* volume centroid (interior point) */
     mk_real inradius;            /* radius of the largest ball about centroid inside the hull */
+    /* Starts for hill-climbing: a cube map of directions. Each of the 6 faces of
+     * the cube [-1, 1]^3 is cut into MK_HULL_START_RES^2 cells; start_vertex[cell]
+     * is a vertex extreme along the direction to the cell's centre (see
+     * hull_start_index in support.h for the cell of a direction). */
+    int start_vertex[6 * MK_HULL_START_RES * MK_HULL_START_RES];
 } mk_hull;
 
 /* Hulls with at most this many vertices use a linear scan for support (faster
- * than hill-climbing there); larger ones hill-climb from the caller's hint.
- * Measured in whole GJK queries (mk_bench --section support, "in situ": default
- * Nesterov distance queries 1 cm apart): the linear scan is faster up to 40
- * vertices (1092 vs 1122 ns per query), climbing from 48 (1182 vs 1222 ns). Per
- * call on a GJK-like walk climbing already wins at 32, but the queries also pay
- * the cold first climbs, which the scan does not. */
-#define MK_HULL_LINEAR_SCAN_MAX 40
+ * than hill-climbing there); larger ones hill-climb from the caller's hint or
+ * the start table. Measured (mk_bench --section support, after the start table):
+ * per call on a GJK-like walk the scan is faster up to 40 vertices (30.1 vs 31.2
+ * ns), climbing from 48 (32.2 vs 35.8); in whole GJK queries (default Nesterov
+ * distance, 1 cm apart, both through a user callback) the scan still wins at 48
+ * (1193 vs 1293 ns) and climbing wins from 64 (1382 vs 1533). */
+#define MK_HULL_LINEAR_SCAN_MAX 48
 
 /* Build the convex hull of `count` points with Qhull. Rejects NULL, count < 4,
  * non-finite coordinates, and point sets without volume (coplanar, collinear,
@@ -64,7 +72,9 @@ MK_API mk_status mk_hull_create(const mk_vec3 *points, int count, mk_hull **out)
 MK_API void mk_hull_destroy(mk_hull *hull);
 /* Brute-force support over every vertex (reference for tests). */
 MK_API int mk_hull_support_linear(const mk_hull *hull, mk_vec3 dir);
-/* Hill-climbing support from vertex `start` (clamped to a valid index). */
+/* Hill-climbing support from vertex `start` or the start table's vertex for
+ * dir, whichever is higher along dir; a negative or out-of-range start (a cold
+ * query) uses the table alone. */
 MK_API int mk_hull_support_climb(const mk_hull *hull, mk_vec3 dir, int start);
 
 /* Support callback of a user shape: the local-frame core point farthest along
@@ -105,7 +115,8 @@ MK_API mk_status mk_shape_user(mk_shape *s, mk_support_fn fn, const void *data,
 MK_API mk_status mk_shape_validate(const mk_shape *s);
 
 /* Local-frame core support along dir (radius not included). `hint` is an in/out
- * vertex index for hulls (warm start for hill-climbing); may be NULL. */
+ * vertex index for hulls (warm start for hill-climbing; -1 = cold: start
+ * from the hull's table of extreme vertices); may be NULL. */
 MK_API mk_vec3 mk_shape_support(const mk_shape *s, mk_vec3 dir, int *hint);
 
 /* Local-frame bounding box of the whole shape (core + radius). */
