@@ -7,6 +7,8 @@
 #include <btBulletDynamicsCommon.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -48,6 +50,12 @@ struct BulletWorld {
         for (auto &b : bodies)
             world->removeRigidBody(b.get());
         world.reset(); // pairs and their algorithms go before the adapter
+        if (mk && std::getenv("MK_BULLET_STATS")) { // diagnostics: what the adapter did
+            mk_bullet_stats st = mk_bullet_get_stats(mk);
+            std::fprintf(stderr, "\nminkowski_bullet: %llu calls, %llu answered by a separation certificate, "
+                                 "%llu contact points, %llu failures\n",
+                         st.calls, st.certified_apart, st.contacts, st.failures);
+        }
         if (mk)
             mk_bullet_uninstall(mk);
     }

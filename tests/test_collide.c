@@ -219,6 +219,231 @@ START_TEST(growth_model)
 }
 END_TEST
 
+/* ------------------------------------------------------------ certificates */
+
+static mk_mat3 mat_mul(const mk_mat3 *a, const mk_mat3 *b)
+{
+    mk_mat3 r;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            r.m[i][j] = a->m[i][0] * b->m[0][j] + a->m[i][1] * b->m[1][j] + a->m[i][2] * b->m[2][j];
+    return r;
+}
+
+/* Turn the pose by angle about the world axis through pivot. */
+static void turn(mk_transform *xf, mk_vec3 axis, double angle, mk_vec3 pivot)
+{
+    mk_vec3 u = v3_normalize_or(axis, v3(0, 0, 1));
+    double s = sin(0.5 * angle);
+    mk_transform rot = mk_transform_from_quat(v3(0, 0, 0), (mk_quat){u.x * s, u.y * s, u.z * s, cos(0.5 * angle)});
+    xf->R = mat_mul(&rot.R, &xf->R);
+    mk_vec3 d = v3_sub(xf->p, pivot);
+    xf->p = v3_add(pivot, v3(rot.R.m[0][0] * d.x + rot.R.m[0][1] * d.y + rot.R.m[0][2] * d.z,
+                             rot.R.m[1][0] * d.x + rot.R.m[1][1] * d.y + rot.R.m[1][2] * d.z,
+                             rot.R.m[2][0] * d.x + rot.R.m[2][1] * d.y + rot.R.m[2][2] * d.z));
+}
+
+/* Independent distance (full shapes, >= 0): the exact oracle where one exists,
+ * else the upper end of the certified bracket (alternating projections, no GJK).
+ * Either way a value <= spec proves that a pair with no points is wrong. */
+static double oracle_distance_upper(const mk_pair *p)
+{
+    double d;
+    mk_vec3 pa, pb;
+    if (or_exact_distance(p->a, &p->xf_a, p->b, &p->xf_b, &d, &pa, &pb))
+        return d;
+    return or_bracket_distance(p->a, &p->xf_a, p->b, &p->xf_b, 200).hi;
+}
+
+/* Random motion sequences of every family (rounded ones too): two bodies drift
+ * towards each other, touch, and drift apart, turning by up to 0.25 rad a step
+ * about their origins or about points far outside them, with random
+ * speculative distances (changing now and then). At every step
+ * mk_collide_cached is compared with the full pipeline (mk_collide with its own
+ * cache): when the certificate answers, the full pipeline must find no points
+ * and the independent oracle distance must exceed the speculative distance;
+ * when it does not, the pipeline ran and both agree on whether there are
+ * points (away from the threshold) and on the deepest separation. The
+ * shortcut must also actually fire on a good share of the separated steps. */
+START_TEST(certificate_matches_full_pipeline)
+{
+    or_rng r = or_rng_make(0xce27);
+    or_hull_pool p12, p60;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 16, 60), MK_OK);
+    static unsigned char ws[96 * 1024];
+    int sequences = or_scaled(400), steps = 60;
+    long skipped = 0, separated_steps = 0, contact_steps = 0, compared = 0;
+    for (int q = 0; q < sequences; ++q) {
+        mk_shape a, b;
+        or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &p12, &p60, &a);
+        or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &p12, &p60, &b);
+        mk_transform xa, xb;
+        or_place_pair(&r, &a, &b, or_uniform(&r, 0.05, 0.6), &xa, &xb);
+        /* closing velocity: about the initial gap over half the steps, so
+         * most sequences touch and pass through */
+        mk_vec3 gap_dir = v3_normalize_or(v3_sub(xb.p, xa.p), v3(1, 0, 0));
+        double speed = or_uniform(&r, 0.005, 0.03);
+        mk_vec3 va = v3_scale(gap_dir, speed * or_uniform(&r, 0, 1)), vb = v3_scale(gap_dir, -speed);
+        mk_vec3 wa = or_in_ball(&r, 0.25), wb = or_in_ball(&r, 0.25);
+        int far_pivot = or_int(&r, 3) == 0;
+        mk_vec3 pivot_a = v3_add(xa.p, or_in_ball(&r, far_pivot ? 4 : 0));
+        mk_vec3 pivot_b = v3_add(xb.p, or_in_ball(&r, far_pivot ? 4 : 0));
+        mk_collide_settings s = mk_collide_default_settings();
+        s.gjk.variant = (mk_gjk_variant)or_int(&r, 3);
+        s.speculative = or_uniform(&r, 0, 0.05);
+        mk_collide_cache cc;
+        memset(&cc, 0, sizeof cc);
+        mk_gjk_cache ref_cache = {0};
+        for (int k = 0; k < steps; ++k) {
+            if (or_int(&r, 20) == 0)
+                s.speculative = or_uniform(&r, 0, 0.05);
+            if (k == steps / 2) { /* turn round: drift apart again */
+                va = v3_neg(va);
+                vb = v3_neg(vb);
+            }
+            mk_pair p = {&a, xa, &b, xb};
+            unsigned long long before = cc.skipped;
+            mk_manifold m, ref;
+            mk_status st = mk_collide_cached(&p, &s, &cc, &m);
+            mk_status rst = mk_collide(&p, &s, &ref_cache, &ref);
+            ck_assert_int_lt(st, MK_INVALID_INPUT);
+            ck_assert_int_lt(rst, MK_INVALID_INPUT);
+            if (cc.skipped != before) {
+                ++skipped;
+                ck_assert_int_eq(st, MK_GJK_SEPARATED);
+                ck_assert_int_eq(m.count, 0);
+                ck_assert_msg(ref.count == 0, "seq %d step %d: certificate skipped a pair the pipeline gives %d points", q,
+                              k, ref.count);
+                double d = oracle_distance_upper(&p);
+                ck_assert_msg(d > s.speculative - 1e-9, "seq %d step %d (types %d/%d): skipped at distance %.9g <= %.9g", q,
+                              k, a.type, b.type, d, s.speculative);
+            } else {
+                mk_signed_distance_result sd;
+                ck_assert_int_lt(mk_signed_distance(&p, NULL, NULL, NULL, ws, sizeof ws, &sd), MK_INVALID_INPUT);
+                /* Both ran the pipeline, from different warm starts (the
+                 * reference's cache also moved on the skipped steps): they
+                 * agree to GJK's distance tolerance, 1e-4 at the default gap
+                 * tolerance 1e-8 (gjk.h); with MK_TEST_SCALE=10 one of
+                 * 63,000 compared steps differed by 1.6e-5. */
+                if (fabs(sd.distance - s.speculative) > 1e-4) {
+                    ck_assert_msg((m.count > 0) == (ref.count > 0), "seq %d step %d: %d vs %d points", q, k, m.count,
+                                  ref.count);
+                    if (m.count > 0) {
+                        ck_assert_double_eq_tol(min_separation(&m), min_separation(&ref), 1e-4);
+                        ++compared;
+                    }
+                }
+            }
+            if (ref.count > 0)
+                ++contact_steps;
+            else
+                ++separated_steps;
+            xa.p = v3_add(xa.p, va);
+            xb.p = v3_add(xb.p, vb);
+            pivot_a = v3_add(pivot_a, va);
+            pivot_b = v3_add(pivot_b, vb);
+            turn(&xa, wa, v3_len(wa) * or_uniform(&r, 0, 1), pivot_a);
+            turn(&xb, wb, v3_len(wb) * or_uniform(&r, 0, 1), pivot_b);
+        }
+    }
+    fprintf(stderr, "collide certificate: %d sequences x %d steps: %ld separated (%ld answered by the certificate), %ld with "
+                    "points (%ld compared)\n",
+            sequences, steps, separated_steps, skipped, contact_steps, compared);
+    ck_assert_int_gt(contact_steps, sequences * 3);
+    ck_assert_int_gt(compared, sequences);
+    ck_assert_int_gt(skipped, separated_steps / 4);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* The certificate on hand-built cases: two unit cubes 0.5 apart along x.
+ * Sliding sideways, or turning about their own centres while the gap exceeds
+ * the cubes' turning reach, keeps the proof; closing in does not; a larger
+ * speculative distance is charged against the margin; another shape, a bad
+ * pose or bad settings never get the shortcut's answer. */
+START_TEST(certificate_cases)
+{
+    mk_shape cube, other;
+    ck_assert_int_eq(mk_shape_box(&cube, v3(0.5, 0.5, 0.5), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&other, v3(0.5, 0.5, 0.5), 0), MK_OK);
+    mk_collide_settings s = mk_collide_default_settings();
+    s.speculative = 0.1;
+    mk_collide_cache c;
+    memset(&c, 0, sizeof c);
+    mk_manifold m;
+    mk_pair p = {&cube, at(v3(0, 0, 0)), &cube, at(v3(1.5, 0, 0))};
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    ck_assert_int_eq(c.skipped, 0);
+    ck_assert_int_eq(c.cert_valid, 1);
+    ck_assert_double_eq_tol(c.cert_margin, 0.4, 1e-6); /* 0.5 gap - 0.1 speculative */
+    /* slide B sideways by 0.3: the gap along x is unchanged */
+    p.xf_b.p = v3(1.5, 0.3, 0);
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    ck_assert_int_eq(c.skipped, 1);
+    ck_assert_int_eq(m.count, 0);
+    /* B 0.35 closer: 0.05 of the margin left */
+    p.xf_b.p = v3(1.15, 0.3, 0);
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    ck_assert_int_eq(c.skipped, 2);
+    /* speculative 0.1 -> 0.2 eats the rest: the pipeline runs (distance 0.15
+     * < 0.2: points) */
+    s.speculative = 0.2;
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    ck_assert_int_eq(c.skipped, 2);
+    ck_assert_int_eq(m.count, 4);
+    ck_assert_double_eq_tol(min_separation(&m), 0.15, 1e-9);
+    ck_assert_int_eq(c.cert_valid, 0);
+    /* back to 0.5 apart; a small turn of B about its centre: the cube's corner
+     * ball (radius sqrt(3)/2) times the direction change stays under the margin */
+    s.speculative = 0.1;
+    p.xf_b = at(v3(1.5, 0, 0));
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    ck_assert_int_eq(c.cert_valid, 1);
+    turn(&p.xf_b, v3(0, 0, 1), 0.2, p.xf_b.p); /* 0.866 * 2 sin(0.1) = 0.173 < 0.4 */
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    ck_assert_int_eq(c.skipped, 3);
+    turn(&p.xf_b, v3(0, 0, 1), 0.4, p.xf_b.p); /* 0.6 rad from the proof: 0.51 > 0.4 */
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    ck_assert_int_eq(c.skipped, 3);
+    ck_assert_int_eq(c.cert_valid, 1); /* renewed by the pipeline at this pose */
+    /* another shape object, bad poses and bad settings are never answered by
+     * the certificate */
+    mk_pair q = p;
+    q.b = &other;
+    ck_assert_int_eq(mk_collide_cached(&q, &s, &c, &m), MK_GJK_SEPARATED);
+    ck_assert_int_eq(c.skipped, 3);
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED); /* renew for p */
+    mk_pair bad = p;
+    bad.xf_a.R.m[0][0] = 1.5; /* not a rotation */
+    ck_assert_int_eq(mk_collide_cached(&bad, &s, &c, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(m.count, 0);
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    bad = p;
+    bad.xf_b.p.y = NAN;
+    ck_assert_int_eq(mk_collide_cached(&bad, &s, &c, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    mk_collide_settings bs = s;
+    bs.gjk.max_iterations = 0;
+    ck_assert_int_eq(mk_collide_cached(&p, &bs, &c, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    bs = s;
+    bs.speculative = NAN;
+    ck_assert_int_eq(mk_collide_cached(&p, &bs, &c, &m), MK_INVALID_INPUT);
+    mk_shape broken = cube;
+    broken.radius = -1;
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, &m), MK_GJK_SEPARATED);
+    q = p;
+    q.a = &broken;
+    ck_assert_int_ne(mk_collide_cached(&q, &s, &c, &m), MK_GJK_SEPARATED);
+    ck_assert_int_eq(mk_collide_cached(&p, NULL, &c, &m), MK_GJK_SEPARATED); /* defaults: speculative 0 */
+    ck_assert_int_eq(mk_collide_cached(NULL, &s, &c, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_collide_cached(&p, &s, &c, NULL), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_collide_cached(&p, &s, NULL, &m), MK_GJK_SEPARATED); /* plain mk_collide */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("collide");
@@ -228,6 +453,8 @@ int main(void)
     tcase_add_test(tc, agrees_with_signed_distance);
     tcase_add_test(tc, plane_contacts);
     tcase_add_test(tc, growth_model);
+    tcase_add_test(tc, certificate_matches_full_pipeline);
+    tcase_add_test(tc, certificate_cases);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -57,18 +57,35 @@ static void keep_deepest(mk_manifold *m, mk_vec3 pa, mk_vec3 pb, mk_real distanc
     p->id = MK_COLLIDE_WITNESS_ID;
 }
 
-mk_status mk_collide(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
-                     mk_manifold *out)
+/* A proof that the pair stood apart beyond the speculative distance: along
+ * the world direction n (A to B), B's nearest point lay margin > 0 beyond A's
+ * farthest point grown by the speculative distance. */
+typedef struct apart {
+    int ok;
+    mk_vec3 n;
+    mk_real margin;
+} apart;
+
+/* Slack along the world unit direction n: B's lowest point along n minus A's
+ * highest point grown by spec (local core supports plus the radii). */
+static mk_real slack_along(const mk_pair *pair, mk_vec3 n, mk_real spec)
 {
+    mk_vec3 da = m3_tmul(&pair->xf_a.R, n), db = m3_tmul(&pair->xf_b.R, v3_neg(n));
+    mk_real top_a = v3_dot(n, pair->xf_a.p) + v3_dot(da, mk_shape_support(pair->a, da, NULL)) + pair->a->radius;
+    mk_real bot_b = v3_dot(n, pair->xf_b.p) - v3_dot(db, mk_shape_support(pair->b, db, NULL)) - pair->b->radius;
+    return bot_b - top_a - spec;
+}
+
+static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
+                              mk_manifold *out, apart *why)
+{
+    why->ok = 0;
     if (!out)
         return MK_INVALID_INPUT;
     empty(out);
     mk_collide_settings s = settings ? *settings : mk_collide_default_settings();
     if (!isfinite(s.speculative))
         return MK_INVALID_INPUT;
-    /* Cap EPA's budget to the stack workspace (bounded halving: at most 31 steps). */
-    while (s.epa.max_iterations > 1 && mk_epa_workspace_size(s.epa.max_iterations) > MK_COLLIDE_WORKSPACE_BYTES)
-        s.epa.max_iterations /= 2;
     /* Most pairs an engine's broadphase hands over are apart by more than the
      * speculative distance. The Boolean query on A grown by that distance
      * proves it in a step or two from the cached direction (early exit of
@@ -89,22 +106,140 @@ mk_status mk_collide(const mk_pair *pair, const mk_collide_settings *settings, m
         mk_status bs = mk_gjk_intersect(&gp, &s.gjk, cache, &ir);
         if (bs >= MK_INVALID_INPUT)
             return bs;
-        if (bs == MK_GJK_SEPARATED)
+        if (bs == MK_GJK_SEPARATED) {
+            why->ok = 1;
+            why->n = ir.plane_normal;
+            why->margin = ir.margin;
             return MK_GJK_SEPARATED;
+        }
     }
+    /* Cap EPA's budget to the stack workspace (bounded halving: at most 31 steps). */
+    while (s.epa.max_iterations > 1 && mk_epa_workspace_size(s.epa.max_iterations) > MK_COLLIDE_WORKSPACE_BYTES)
+        s.epa.max_iterations /= 2;
     alignas(16) unsigned char ws[MK_COLLIDE_WORKSPACE_BYTES];
     mk_signed_distance_result sd;
     mk_status st = mk_signed_distance(pair, &s.gjk, &s.epa, cache, ws, sizeof ws, &sd);
     if (st >= MK_INVALID_INPUT)
         return st;
-    if (sd.distance > s.speculative)
-        return st; /* apart beyond the speculative margin: no points */
+    if (sd.distance > s.speculative) {
+        /* apart beyond the speculative margin: no points. The certificate is
+         * the slack along the normal, measured by its own supports. */
+        if (s.speculative >= 0) {
+            why->n = sd.normal;
+            why->margin = slack_along(pair, sd.normal, s.speculative);
+            why->ok = why->margin > 0;
+        }
+        return st;
+    }
     mk_manifold_settings ms = mk_manifold_default_settings();
     ms.speculative_distance = s.speculative;
     mk_status mst = mk_contact_manifold(pair, sd.normal, sd.distance, &ms, out);
     if (mst != MK_OK)
         return mst;
     keep_deepest(out, sd.point_a, sd.point_b, sd.distance);
+    return st;
+}
+
+mk_status mk_collide(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
+                     mk_manifold *out)
+{
+    apart why;
+    return collide_full(pair, settings, cache, out, &why);
+}
+
+/* ------------------------------------------------------------ certificates */
+
+/* Local centre and radius of a ball holding the core (the core's bounding box
+ * about its centre). 0 for user supports: their box is the caller's word only. */
+static int core_ball(const mk_shape *s, mk_vec3 *centre, mk_real *rho)
+{
+    if (s->type == MK_SHAPE_USER)
+        return 0;
+    mk_vec3 lo, hi;
+    mk_shape_local_aabb(s, &lo, &hi);
+    mk_vec3 h = v3_scale(v3_sub(hi, lo), 0.5);
+    *centre = v3_scale(v3_add(lo, hi), 0.5);
+    h = v3(fmax(h.x - s->radius, 0), fmax(h.y - s->radius, 0), fmax(h.z - s->radius, 0));
+    *rho = v3_len(h) * (1 + 1e-12);
+    return v3_finite(*centre) && isfinite(*rho);
+}
+
+static void certify(mk_collide_cache *c, const mk_pair *pair, const apart *why, mk_real spec)
+{
+    c->cert_valid = 0;
+    if (!why->ok || !(why->margin > 0) || !v3_finite(why->n) || !(spec >= 0))
+        return;
+    if (!core_ball(pair->a, &c->ball_a, &c->ball_radius_a) || !core_ball(pair->b, &c->ball_b, &c->ball_radius_b))
+        return;
+    c->cert_normal = why->n;
+    c->cert_margin = why->margin;
+    c->cert_speculative = spec;
+    c->cert_centre_a = xf_apply(&pair->xf_a, c->ball_a);
+    c->cert_centre_b = xf_apply(&pair->xf_b, c->ball_b);
+    c->cert_dir_a = m3_tmul(&pair->xf_a.R, why->n);
+    c->cert_dir_b = m3_tmul(&pair->xf_b.R, why->n);
+    c->shape_a = pair->a;
+    c->shape_b = pair->b;
+    c->cert_valid = 1;
+}
+
+/* Does the certificate still prove the pair apart beyond spec at these poses?
+ * Along n, A's highest point rises by at most <n, dC_A> + rho_A |dR_A^T n|
+ * (h_A(n) = <n, C_A> + h_core-centre(R_A^T n), the latter rho_A-Lipschitz), and
+ * B's lowest point sinks by at most -<n, dC_B> + rho_B |dR_B^T n|. The margin
+ * must exceed that plus any growth of spec, with room for rounding. */
+static int still_apart(const mk_collide_cache *c, const mk_pair *pair, mk_real spec)
+{
+    if (!c->cert_valid || c->shape_a != pair->a || c->shape_b != pair->b)
+        return 0;
+    const mk_vec3 n = c->cert_normal;
+    mk_vec3 ca = xf_apply(&pair->xf_a, c->ball_a), cb = xf_apply(&pair->xf_b, c->ball_b);
+    mk_vec3 ua = m3_tmul(&pair->xf_a.R, n), ub = m3_tmul(&pair->xf_b.R, n);
+    mk_real closing = v3_dot(n, v3_sub(ca, c->cert_centre_a)) - v3_dot(n, v3_sub(cb, c->cert_centre_b)) +
+                      c->ball_radius_a * v3_len(v3_sub(ua, c->cert_dir_a)) +
+                      c->ball_radius_b * v3_len(v3_sub(ub, c->cert_dir_b)) + fmax(spec - c->cert_speculative, 0);
+    mk_real scale = v3_max_abs(ca) + v3_max_abs(cb) + c->ball_radius_a + c->ball_radius_b + pair->a->radius +
+                    pair->b->radius + fabs(spec) + c->cert_margin;
+    return closing + 1e-10 * scale < c->cert_margin; /* false on NaN */
+}
+
+/* The checks mk_collide's Boolean exit makes on its inputs. */
+static int inputs_ok(const mk_pair *pair, const mk_collide_settings *s)
+{
+    const mk_gjk_settings *g = &s->gjk;
+    return isfinite(s->speculative) && s->speculative >= 0 && mk_shape_validate(pair->a) == MK_OK &&
+           mk_shape_validate(pair->b) == MK_OK && mk_is_valid_transform(&pair->xf_a) &&
+           mk_is_valid_transform(&pair->xf_b) && g->variant >= MK_GJK_VANILLA && g->variant <= MK_GJK_NESTEROV &&
+           g->max_iterations > 0 && g->max_iterations <= 100000 && isfinite(g->tolerance) && g->tolerance >= 0 &&
+           g->init >= MK_GJK_INIT_BOUNDS && g->init <= MK_GJK_INIT_CACHE;
+}
+
+mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_settings *settings, mk_collide_cache *cache,
+                            mk_manifold *out)
+{
+    if (!cache)
+        return mk_collide(pair, settings, NULL, out);
+    if (!out)
+        return MK_INVALID_INPUT;
+    mk_collide_settings def;
+    if (!settings) {
+        def = mk_collide_default_settings();
+        settings = &def;
+    }
+    /* The bound first (cheap, and usually decisive), then the input checks
+     * the pipeline's Boolean exit would make. */
+    if (pair && pair->a && pair->b && cache->cert_valid && still_apart(cache, pair, settings->speculative) &&
+        inputs_ok(pair, settings)) {
+        out->count = 0; /* what empty() leaves that a caller may read */
+        out->normal = v3(1, 0, 0);
+        ++cache->skipped;
+        return MK_GJK_SEPARATED;
+    }
+    apart why;
+    mk_status st = collide_full(pair, settings, &cache->gjk, out, &why);
+    cache->cert_valid = 0;
+    if (st < MK_INVALID_INPUT && out->count == 0)
+        certify(cache, pair, &why, settings->speculative);
     return st;
 }
 

@@ -97,9 +97,11 @@ struct ShapeEntry {
     btVector3 scaling{0, 0, 0};
     btScalar margin = 0;
     int num_points = 0;
+    unsigned generation = 0; // bumped at every translation (pair caches compare it)
     bool ok = false;
     mk_shape shape{};
     mk_mat3 fix{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}; // our local frame -> Bullet's
+    bool fixed = false;                             // fix is not the identity
     std::unique_ptr<mk_hull, HullDeleter> hull;
     std::unique_ptr<MultiSphere> spheres;
 };
@@ -206,6 +208,7 @@ struct mk_bullet_context {
     std::unordered_map<const btCollisionShape *, ShapeEntry> shapes;
     std::vector<std::unique_ptr<btCollisionAlgorithmCreateFunc>> funcs;
     std::vector<std::pair<int, int>> registered;
+    unsigned generation = 0;
 
     // The cached translation of a Bullet shape, rebuilt when it changed.
     // `last` is the caller's pointer to the entry it used before (skips the
@@ -224,7 +227,11 @@ struct mk_bullet_context {
         e.scaling = scaling;
         e.margin = s->getMargin();
         e.num_points = point_count(s);
+        e.generation = ++generation;
         e.ok = translate(s, options.margin_mode, e);
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                e.fixed = e.fixed || e.fix.m[i][j] != (i == j ? 1 : 0);
         ++stats.shapes_translated;
         return e.ok ? &e : nullptr;
     }
@@ -233,13 +240,20 @@ struct mk_bullet_context {
 namespace {
 
 // World pose of our local frame: Bullet's pose composed with the axis fix.
-mk_transform pose_of(const btTransform &t, const mk_mat3 &fix)
+// (fix is the identity for all but capsules, cylinders and cones along x or y.)
+mk_transform pose_of(const btTransform &t, const mk_mat3 &fix, bool fixed)
 {
     mk_transform xf;
     const btMatrix3x3 &B = t.getBasis();
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            xf.R.m[i][j] = B[i][0] * fix.m[0][j] + B[i][1] * fix.m[1][j] + B[i][2] * fix.m[2][j];
+    if (!fixed) {
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                xf.R.m[i][j] = B[i][j];
+    } else {
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                xf.R.m[i][j] = B[i][0] * fix.m[0][j] + B[i][1] * fix.m[1][j] + B[i][2] * fix.m[2][j];
+    }
     xf.p = to_mk(t.getOrigin());
     return xf;
 }
@@ -323,8 +337,16 @@ private:
         const ShapeEntry *e1 = m_ctx->entry(w1->getCollisionShape(), &m_entry1);
         if (!e0 || !e1)
             return MK_INVALID_INPUT;
-        mk_pair pair{&e0->shape, pose_of(w0->getWorldTransform(), e0->fix), &e1->shape,
-                     pose_of(w1->getWorldTransform(), e1->fix)};
+        if (e0->generation != m_gen0 || e1->generation != m_gen1) {
+            // A shape was (re)translated: the warm starts and the separation
+            // certificate belong to the old geometry.
+            m_cache = mk_collide_cache{};
+            m_growth_cache = mk_growth_cache{};
+            m_gen0 = e0->generation;
+            m_gen1 = e1->generation;
+        }
+        mk_pair pair{&e0->shape, pose_of(w0->getWorldTransform(), e0->fix, e0->fixed), &e1->shape,
+                     pose_of(w1->getWorldTransform(), e1->fix, e1->fixed)};
         mk_collide_settings s = m_ctx->settings;
         s.speculative = m_threshold;
         if (m_ctx->options.contact_model == MK_BULLET_MODEL_GROWTH) {
@@ -339,7 +361,10 @@ private:
                 return gs;
             ++m_ctx->stats.growth_fallbacks; // no interior ball about a centre: use the signed distance
         }
-        return mk_collide(&pair, &s, &m_cache, m);
+        unsigned long long before = m_cache.skipped;
+        mk_status st = mk_collide_cached(&pair, &s, &m_cache, m);
+        m_ctx->stats.certified_apart += m_cache.skipped - before;
+        return st;
     }
 
     // Convex vs static plane; the plane may be either body. Normals are
@@ -357,7 +382,7 @@ private:
         const btTransform &pt = pw->getWorldTransform();
         btVector3 n = pt.getBasis() * plane->getPlaneNormal();
         btScalar c = plane->getPlaneConstant() + n.dot(pt.getOrigin());
-        mk_transform xf = pose_of(cw->getWorldTransform(), e->fix);
+        mk_transform xf = pose_of(cw->getWorldTransform(), e->fix, e->fixed);
         mk_collide_settings s = m_ctx->settings;
         s.speculative = m_threshold;
         mk_status st = mk_collide_plane(&e->shape, &xf, to_mk(n), double(c), &s, m);
@@ -375,9 +400,10 @@ private:
 
     mk_bullet_context *m_ctx;
     btPersistentManifold *m_manifold = nullptr;
-    mk_gjk_cache m_cache{};
+    mk_collide_cache m_cache{};
     mk_growth_cache m_growth_cache{};
     ShapeEntry *m_entry0 = nullptr, *m_entry1 = nullptr;
+    unsigned m_gen0 = 0, m_gen1 = 0; // generations of the entries the caches were built on
     btScalar m_threshold = 0; // this call's contact breaking threshold
 };
 

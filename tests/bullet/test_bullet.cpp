@@ -380,6 +380,55 @@ START_TEST(mixed_bodies_in_a_bin)
 }
 END_TEST
 
+// The pair's separation certificate answers repeated steps of a pair that does
+// not move, and is dropped when a shape changes under it: two boxes 3 cm apart
+// (within the broadphase's reach, beyond the contact threshold) give no
+// contact step after step, mostly from the certificate; scaling one box up
+// in place (same btCollisionShape, same poses) must give the 7 cm overlap on
+// the very next step.
+START_TEST(certificate_follows_shape_changes)
+{
+    CollisionWorld w;
+    mk_bullet_context *ctx = mk_bullet_install(&w.dispatcher, nullptr);
+    ck_assert_ptr_nonnull(ctx);
+    btBoxShape a(btVector3(0.1f, 0.1f, 0.1f)), b(btVector3(0.1f, 0.1f, 0.1f));
+    btCollisionObject oa, ob;
+    oa.setCollisionShape(&a);
+    ob.setCollisionShape(&b);
+    oa.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0)));
+    ob.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.23f, 0, 0)));
+    w.world.addCollisionObject(&oa);
+    w.world.addCollisionObject(&ob);
+    auto contacts = [&w]() {
+        int n = 0;
+        for (int i = 0; i < w.dispatcher.getNumManifolds(); ++i)
+            n += w.dispatcher.getManifoldByIndexInternal(i)->getNumContacts();
+        return n;
+    };
+    for (int step = 0; step < 5; ++step) {
+        w.world.performDiscreteCollisionDetection();
+        ck_assert_int_eq(contacts(), 0);
+    }
+    mk_bullet_stats st = mk_bullet_get_stats(ctx);
+    ck_assert_uint_eq(st.calls, 5);
+    ck_assert_uint_eq(st.certified_apart, 4);
+    b.setLocalScaling(btVector3(2, 2, 2)); // half extents 0.2: overlap 0.1 + 0.2 - 0.23
+    w.world.performDiscreteCollisionDetection();
+    st = mk_bullet_get_stats(ctx);
+    ck_assert_uint_eq(st.calls, 6);
+    ck_assert_uint_eq(st.certified_apart, 4);
+    ck_assert_int_gt(contacts(), 0);
+    btPersistentManifold *m = w.dispatcher.getManifoldByIndexInternal(0);
+    btScalar deepest = 0;
+    for (int i = 0; i < m->getNumContacts(); ++i)
+        deepest = std::fmin(deepest, m->getContactPoint(i).getDistance());
+    ck_assert_double_eq_tol(deepest, -0.07, 1e-5);
+    w.world.removeCollisionObject(&oa);
+    w.world.removeCollisionObject(&ob);
+    mk_bullet_uninstall(ctx);
+}
+END_TEST
+
 int main()
 {
     Suite *s = suite_create("bullet");
@@ -387,6 +436,7 @@ int main()
     tcase_add_test(api, precision_matches);
     tcase_add_test(api, installed_for_every_pair_and_uninstalled);
     tcase_add_test(api, conventions_match_stock);
+    tcase_add_test(api, certificate_follows_shape_changes);
     suite_add_tcase(s, api);
     TCase *scenes = tcase_create("scenes");
     tcase_set_timeout(scenes, 600);

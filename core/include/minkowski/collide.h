@@ -42,6 +42,50 @@ MK_API mk_collide_settings mk_collide_default_settings(void);
 MK_API mk_status mk_collide(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
                             mk_manifold *out);
 
+/* Per-pair state of mk_collide_cached, kept by the caller between calls (one
+ * per pair, zeroed for a cold start). `gjk` is mk_collide's warm-start cache;
+ * the rest is a separation certificate, written by the last call that found
+ * the pair apart beyond the speculative distance: a world direction n (A to
+ * B) and the slack (margin) by which the planes normal to n through A's
+ * farthest point (A grown by the speculative distance) and B's nearest point
+ * stood apart. Read-only for the caller; zero the whole cache when either
+ * shape of the pair changes (type, size, hull, radius). */
+typedef struct mk_collide_cache {
+    mk_gjk_cache gjk;
+    int cert_valid;
+    mk_vec3 cert_normal;      /* world, unit, A to B */
+    mk_real cert_margin;      /* > 0, units of length */
+    mk_real cert_speculative; /* the speculative distance the margin is beyond */
+    mk_vec3 cert_centre_a;    /* world centres of balls holding the cores, then */
+    mk_vec3 cert_centre_b;
+    mk_vec3 cert_dir_a;       /* n in A's / B's local frame, then */
+    mk_vec3 cert_dir_b;
+    mk_vec3 ball_a;           /* local centres and radii of those balls */
+    mk_vec3 ball_b;
+    mk_real ball_radius_a;
+    mk_real ball_radius_b;
+    const mk_shape *shape_a;  /* the shapes the certificate was made for */
+    const mk_shape *shape_b;
+    unsigned long long skipped; /* calls answered by the certificate */
+} mk_collide_cache;
+
+/* mk_collide with a separation certificate (exact shortcut). When the last
+ * call proved the pair apart beyond the speculative distance, this one first
+ * bounds how far the poses' change since then can have closed that gap: along
+ * the certificate's direction n, A's farthest point moves by at most
+ * <n, dC_A> + rho_A |R_A'^T n - R_A^T n| (C_A the world centre and rho_A the
+ * radius of a ball holding A's core about its local bounding-box centre; the
+ * support function is rho-Lipschitz in the direction), and likewise B's
+ * nearest point. When the sum (plus any growth of the speculative distance)
+ * stays below the margin, the pair is still apart beyond the speculative
+ * distance and the answer is mk_collide's for such a pair: MK_GJK_SEPARATED,
+ * no points, no query run. Otherwise (and for user-support shapes, whose
+ * boxes are advisory) the full mk_collide runs and renews the certificate.
+ * Inputs are validated as mk_collide validates them. cache may be NULL
+ * (plain mk_collide). */
+MK_API mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_settings *settings,
+                                   mk_collide_cache *cache, mk_manifold *out);
+
 /* A shape against the half-space {x : <n, x> <= c} (a static ground plane; n
  * is normalised here). A is the shape, B the half-space: the manifold normal is
  * -n when they touch, point_b lies on the plane. */

@@ -79,6 +79,8 @@ typedef struct mk_bullet_stats {
     unsigned long long failures;        /* queries that returned an error status */
     unsigned long long shapes_translated;
     unsigned long long growth_fallbacks;  /* growth model pairs answered by the signed distance instead */
+    unsigned long long certified_apart;   /* calls answered by the pair's separation certificate
+                                             (mk_collide_cached) without a query */
 } mk_bullet_stats;
 
 typedef struct mk_bullet_context mk_bullet_context;
