@@ -135,7 +135,7 @@ static inline const mk_hull *climbed_hull(const mk_shape *s)
  * higher along d. */
 static inline int climb_start(const mk_hull *h, mk_vec3 d, int table, int hint, mk_real *best)
 {
-    int v = table >= 0 ? table : h->start_vertex[hull_start_index(d)];
+    int v = table >= 0 ? table : hull_table_vertex(h, d);
     *best = v3_dot(h->vertices[v], d);
     if (hint >= 0 && hint < h->num_vertices && hint != v) {
         mk_real s = v3_dot(h->vertices[hint], d);
@@ -798,14 +798,14 @@ static int table_point(ctx *c, mk_vec3 n, vert *out, int *ta, int *tb)
         return 0;
     mk_vec3 nb = m3_tmul(&c->R, v3_neg(n));
     if (ha) {
-        *ta = ha->start_vertex[hull_start_index(n)];
+        *ta = hull_table_vertex(ha, n);
         out->a = ha->vertices[*ta];
     } else {
         out->a = shape_support(c->a, n, &c->hint_a);
     }
     mk_vec3 lb;
     if (hb) {
-        *tb = hb->start_vertex[hull_start_index(nb)];
+        *tb = hull_table_vertex(hb, nb);
         lb = hb->vertices[*tb];
     } else {
         lb = shape_support(c->b, nb, &c->hint_b);

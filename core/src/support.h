@@ -44,6 +44,13 @@ static inline int hull_start_index(mk_vec3 d, int res)
     return (face * res + (int)fu) * res + (int)fv;
 }
 
+/* The start table's vertex for d (decoded; h->start_res > 0). */
+static inline int hull_table_vertex(const mk_hull *h, mk_vec3 d)
+{
+    int v = h->start_vertex[hull_start_index(d, h->start_res)];
+    return v < 0 ? ~v : v;
+}
+
 /* Steepest ascent over neighbours from vertex v (see hull.c). */
 static inline int hull_climb_from(const mk_hull *h, mk_vec3 d, int v)
 {
