@@ -97,15 +97,22 @@ static void make_ctx(const mk_pair *pair, const mk_gjk_cache *cache, ctx *c)
     c->bad_support = 0;
 }
 
+/* Centre of a shape's local bounding box (mk_shape_local_aabb): the origin for
+ * every shape but hulls and user shapes. */
+static inline mk_vec3 local_centre(const mk_shape *s)
+{
+    if (s->type == MK_SHAPE_HULL)
+        return v3_scale(v3_add(s->u.hull.hull->aabb_min, s->u.hull.hull->aabb_max), 0.5);
+    if (s->type == MK_SHAPE_USER)
+        return v3_scale(v3_add(s->u.user.aabb_min, s->u.user.aabb_max), 0.5);
+    return v3(0, 0, 0);
+}
+
 /* Bounding-box centre of A minus that of B, in A's frame. */
 static mk_vec3 bounds_guess(const ctx *c)
 {
-    mk_vec3 lo, hi, ca, cb;
-    mk_shape_local_aabb(c->a, &lo, &hi);
-    ca = v3_scale(v3_add(lo, hi), 0.5);
-    mk_shape_local_aabb(c->b, &lo, &hi);
-    cb = v3_add(m3_mul(&c->R, v3_scale(v3_add(lo, hi), 0.5)), c->p);
-    return v3_sub(ca, cb);
+    mk_vec3 cb = v3_add(m3_mul(&c->R, local_centre(c->b)), c->p);
+    return v3_sub(local_centre(c->a), cb);
 }
 
 static mk_vec3 initial_guess(const ctx *c, const mk_gjk_settings *st, const mk_gjk_cache *cache)
@@ -167,7 +174,7 @@ static inline int separated_beyond(const run *r, mk_real radius)
 /* GJK++ Alg. 6 (vanilla when st->variant == MK_GJK_VANILLA). In Boolean mode it
  * also stops as soon as a plane separates the cores by more than the radii
  * (Alg. 2) or the cores are closer than the radii. */
-static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean, run *r)
+static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean, run *r)
 {
     const mk_real radius = c->radius;
     const int polyak = st->variant == MK_GJK_POLYAK;
@@ -202,7 +209,7 @@ static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
             } else {
                 d = v3_madd(v3_scale(d_prev, delta), (1 - delta) * MK_GJK_GRAD_SCALE, y);
             }
-            if (v3_finite(d) && v3_len2(d) > 0)
+            if (isfinite(d.x + d.y + d.z) && v3_len2(d) > 0)
                 d_is_x = 0;
             else
                 d = x;
