@@ -369,7 +369,7 @@ mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, 
         a = v3_madd(a, sx->bary[i], sx->a[i]);
         b = v3_madd(b, sx->bary[i], sx->b[i]);
     }
-    mk_vec3 n = v3_scale(r.x, -1.0 / core_ub);
+    mk_vec3 n = v3_scale(r.x, core_ub > 0 ? -1.0 / core_ub : 0);
     if (!(core_ub > 0) || !isfinite(n.x + n.y + n.z)) /* cores overlap: any unit vector, -x0 preferred */
         n = v3_normalize_or(v3_neg(x0), v3(1, 0, 0));
     a = v3_madd(a, ra, n);
