@@ -52,7 +52,8 @@ typedef struct ctx {
 /* The point w = a - b of D least along d, a = s_A(-d), b = s_B(d), written into
  * slot n of the simplex (free: the loop holds at most 3 points when it asks).
  * Forced inline: it is the body of every iteration. One sum tests all three
- * coordinates: NaN and infinities propagate through it. */
+ * coordinates: NaN and infinities propagate through it (a sum that overflows,
+ * coordinates near DBL_MAX, is refused too: their squares overflow anyway). */
 static inline __attribute__((always_inline)) void support_min(ctx *c, mk_vec3 d, mk_simplex *s, int n)
 {
     mk_vec3 pa = shape_support(c->a, v3_neg(d), &c->hint_a);
