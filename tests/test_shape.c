@@ -451,6 +451,88 @@ START_TEST(degenerate_directions_give_finite_core_points)
 }
 END_TEST
 
+/* mk_is_valid_transform against its definition (R R^T = I to 1e-5, det R = +1,
+ * finite, translation within MK_MAX_COORDINATE), checked here directly in long
+ * double: random rotations with noise of random size, swapped and negated rows
+ * (det -1), unit rows with r2 = r0 x r1 but r0, r1 not orthogonal, and NaN/inf
+ * in every slot. Noise between 1e-6 and 1e-4, where the
+ * tolerance sits, is not judged. */
+START_TEST(valid_transform_matches_definition)
+{
+    or_rng r = or_rng_make(0x5eed0006);
+    int n = or_scaled(20000), judged = 0;
+    for (int i = 0; i < n; ++i) {
+        mk_transform x = or_pose(&r, or_in_ball(&r, 10));
+        int kind = or_int(&r, 5);
+        double noise = pow(10, or_uniform(&r, -9, -2));
+        if (kind == 1) { /* swap two rows */
+            int a = or_int(&r, 3), b = (a + 1 + or_int(&r, 2)) % 3;
+            for (int j = 0; j < 3; ++j) {
+                double t = x.R.m[a][j];
+                x.R.m[a][j] = x.R.m[b][j];
+                x.R.m[b][j] = t;
+            }
+        } else if (kind == 2) { /* negate one row */
+            int a = or_int(&r, 3);
+            for (int j = 0; j < 3; ++j)
+                x.R.m[a][j] = -x.R.m[a][j];
+        }
+        if (kind == 4) { /* unit rows, r2 = r0 x r1, but r1 tilted towards r0 */
+            mk_vec3 r0 = v3(x.R.m[0][0], x.R.m[0][1], x.R.m[0][2]), r1 = v3(x.R.m[1][0], x.R.m[1][1], x.R.m[1][2]);
+            r1 = v3_madd(r1, 100 * noise, r0);
+            r1 = v3_scale(r1, 1 / v3_len(r1));
+            mk_vec3 r2 = v3_cross(r0, r1);
+            r2 = v3_scale(r2, 1 / v3_len(r2));
+            for (int j = 0; j < 3; ++j) {
+                x.R.m[1][j] = ((double *)&r1)[j];
+                x.R.m[2][j] = ((double *)&r2)[j];
+            }
+        } else if (kind != 3) /* kind 3: exact (to rounding) rotation */
+            for (int k = 0; k < 9; ++k)
+                x.R.m[k / 3][k % 3] += or_uniform(&r, -noise, noise);
+        long double err = 0, det = 0;
+        for (int a = 0; a < 3; ++a)
+            for (int b = 0; b < 3; ++b) {
+                long double g = 0;
+                for (int j = 0; j < 3; ++j)
+                    g += (long double)x.R.m[a][j] * x.R.m[b][j];
+                g -= a == b;
+                if (fabsl(g) > err)
+                    err = fabsl(g);
+            }
+        for (int j = 0; j < 3; ++j)
+            det += (long double)x.R.m[0][j] *
+                   ((long double)x.R.m[1][(j + 1) % 3] * x.R.m[2][(j + 2) % 3] -
+                    (long double)x.R.m[1][(j + 2) % 3] * x.R.m[2][(j + 1) % 3]);
+        int got = mk_is_valid_transform(&x);
+        if (det > 0 && err <= 1e-6L) {
+            ck_assert_msg(got, "case %d (kind %d, noise %g): rotation refused", i, kind, noise);
+            ++judged;
+        } else if (det < 0 || err >= 1e-4L) {
+            ck_assert_msg(!got, "case %d (kind %d, noise %g, err %Lg): non-rotation accepted", i, kind, noise, err);
+            ++judged;
+        }
+        /* every slot non-finite, and translations past the bound */
+        if (i < 64) {
+            const double bad[] = {NAN, INFINITY, -INFINITY};
+            for (int slot = 0; slot < 12; ++slot) {
+                mk_transform y = or_pose(&r, v3(1, 2, 3));
+                double *e = slot < 3 ? &((double *)&y.p)[slot] : &y.R.m[(slot - 3) / 3][(slot - 3) % 3];
+                *e = bad[(i + slot) % 3];
+                ck_assert_msg(!mk_is_valid_transform(&y), "slot %d = %g accepted", slot, *e);
+            }
+            mk_transform y = or_pose(&r, v3(0, 0, 0));
+            ((double *)&y.p)[i % 3] = (i & 4 ? -1 : 1) * MK_MAX_COORDINATE;
+            ck_assert(mk_is_valid_transform(&y));
+            ((double *)&y.p)[i % 3] *= 1.5;
+            ck_assert(!mk_is_valid_transform(&y));
+        }
+    }
+    ck_assert_int_ge(judged, n / 2);
+    ck_assert(!mk_is_valid_transform(NULL));
+}
+END_TEST
+
 static Suite *shape_suite(void)
 {
     Suite *s = suite_create("shape");
@@ -464,6 +546,7 @@ static Suite *shape_suite(void)
     tcase_add_test(t, validate_catches_hand_filled_garbage);
     tcase_add_test(t, local_aabb_contains_samples_and_is_tight);
     tcase_add_test(t, degenerate_directions_give_finite_core_points);
+    tcase_add_test(t, valid_transform_matches_definition);
     suite_add_tcase(s, t);
     return s;
 }

@@ -49,14 +49,21 @@ typedef struct ctx {
     int bad_support; /* a user support returned a non-finite point */
 } ctx;
 
-/* The point w = a - b of D least along d: a = s_A(-d), b = s_B(d). */
-static inline void support_min(ctx *c, mk_vec3 d, mk_vec3 *w, mk_vec3 *pa, mk_vec3 *pb)
+/* The point w = a - b of D least along d, a = s_A(-d), b = s_B(d), written into
+ * slot n of the simplex (free: the loop holds at most 3 points when it asks).
+ * Forced inline: it is the body of every iteration. One sum tests all three
+ * coordinates: NaN and infinities propagate through it (a sum that overflows,
+ * coordinates near DBL_MAX, is refused too: their squares overflow anyway). */
+static inline __attribute__((always_inline)) void support_min(ctx *c, mk_vec3 d, mk_simplex *s, int n)
 {
-    *pa = shape_support(c->a, v3_neg(d), &c->hint_a);
+    mk_vec3 pa = shape_support(c->a, v3_neg(d), &c->hint_a);
     mk_vec3 lb = shape_support(c->b, m3_tmul(&c->R, d), &c->hint_b);
-    *pb = v3_add(m3_mul(&c->R, lb), c->p);
-    *w = v3_sub(*pa, *pb);
-    if (!v3_finite(*w))
+    mk_vec3 pb = v3_add(m3_mul(&c->R, lb), c->p);
+    mk_vec3 w = v3_sub(pa, pb);
+    s->a[n] = pa;
+    s->b[n] = pb;
+    s->w[n] = w;
+    if (!isfinite(w.x + w.y + w.z))
         c->bad_support = 1;
 }
 
@@ -91,15 +98,22 @@ static void make_ctx(const mk_pair *pair, const mk_gjk_cache *cache, ctx *c)
     c->bad_support = 0;
 }
 
+/* Centre of a shape's local bounding box (mk_shape_local_aabb): the origin for
+ * every shape but hulls and user shapes. */
+static inline mk_vec3 local_centre(const mk_shape *s)
+{
+    if (s->type == MK_SHAPE_HULL)
+        return v3_scale(v3_add(s->u.hull.hull->aabb_min, s->u.hull.hull->aabb_max), 0.5);
+    if (s->type == MK_SHAPE_USER)
+        return v3_scale(v3_add(s->u.user.aabb_min, s->u.user.aabb_max), 0.5);
+    return v3(0, 0, 0);
+}
+
 /* Bounding-box centre of A minus that of B, in A's frame. */
 static mk_vec3 bounds_guess(const ctx *c)
 {
-    mk_vec3 lo, hi, ca, cb;
-    mk_shape_local_aabb(c->a, &lo, &hi);
-    ca = v3_scale(v3_add(lo, hi), 0.5);
-    mk_shape_local_aabb(c->b, &lo, &hi);
-    cb = v3_add(m3_mul(&c->R, v3_scale(v3_add(lo, hi), 0.5)), c->p);
-    return v3_sub(ca, cb);
+    mk_vec3 cb = v3_add(m3_mul(&c->R, local_centre(c->b)), c->p);
+    return v3_sub(local_centre(c->a), cb);
 }
 
 static mk_vec3 initial_guess(const ctx *c, const mk_gjk_settings *st, const mk_gjk_cache *cache)
@@ -121,7 +135,7 @@ static mk_vec3 initial_guess(const ctx *c, const mk_gjk_settings *st, const mk_g
 typedef enum outcome { RUN_CONVERGED, RUN_SEPARATED, RUN_OVERLAP, RUN_MAX_ITER, RUN_BAD } outcome;
 
 typedef struct run {
-    mk_simplex simplex;
+    mk_simplex *simplex;     /* the caller's: the distance query's result holds it */
     mk_vec3 x;               /* current iterate in conv(simplex), A's frame */
     mk_real lb_dw, lb_dd;    /* best lower bound on the core distance is lb_dw / sqrt(lb_dd) */
     mk_vec3 lb_dir, lb_a, lb_b; /* direction achieving it and its support points */
@@ -161,7 +175,7 @@ static inline int separated_beyond(const run *r, mk_real radius)
 /* GJK++ Alg. 6 (vanilla when st->variant == MK_GJK_VANILLA). In Boolean mode it
  * also stops as soon as a plane separates the cores by more than the radii
  * (Alg. 2) or the cores are closer than the radii. */
-static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean, run *r)
+static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean, run *r)
 {
     const mk_real radius = c->radius;
     const int polyak = st->variant == MK_GJK_POLYAK;
@@ -170,7 +184,8 @@ static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
     mk_real x2 = INFINITY;
     int have_x = 0; /* x is a point of D (true after the first projection) */
 
-    r->simplex.count = 0;
+    mk_simplex *sx = r->simplex;
+    sx->count = 0;
     r->lb_dw = 0;
     r->lb_dd = 1;
     r->lb_dir = x0;
@@ -195,19 +210,20 @@ static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
             } else {
                 d = v3_madd(v3_scale(d_prev, delta), (1 - delta) * MK_GJK_GRAD_SCALE, y);
             }
-            if (v3_finite(d) && v3_len2(d) > 0)
+            if (isfinite(d.x + d.y + d.z) && v3_len2(d) > 0)
                 d_is_x = 0;
             else
                 d = x;
         }
 
-        mk_vec3 w, pa, pb;
-        support_min(c, d, &w, &pa, &pb);
+        const int n = sx->count;
+        support_min(c, d, sx, n);
         if (c->bad_support) {
             r->out = RUN_BAD;
             break;
         }
-        note_lower_bound(r, d, w, pa, pb);
+        mk_vec3 w = sx->w[n];
+        note_lower_bound(r, d, w, sx->a[n], sx->b[n]);
         if (boolean && separated_beyond(r, radius)) {
             r->out = RUN_SEPARATED;
             break;
@@ -232,12 +248,13 @@ static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
                 }
                 d = x;
                 d_is_x = 1;
-                support_min(c, d, &w, &pa, &pb);
+                support_min(c, d, sx, n);
                 if (c->bad_support) {
                     r->out = RUN_BAD;
                     break;
                 }
-                note_lower_bound(r, d, w, pa, pb);
+                w = sx->w[n];
+                note_lower_bound(r, d, w, sx->a[n], sx->b[n]);
                 if (boolean && separated_beyond(r, radius)) {
                     r->out = RUN_SEPARATED;
                     break;
@@ -258,8 +275,8 @@ static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
          * rounding-sized steps. Both hand over to vanilla, which converges. */
         if (momentum && !d_is_x && st->fallback_to_vanilla) {
             int repeat = k >= MK_GJK_MOMENTUM_MAX_ITER;
-            for (int i = 0; i < r->simplex.count && !repeat; ++i)
-                repeat = r->simplex.w[i].x == w.x && r->simplex.w[i].y == w.y && r->simplex.w[i].z == w.z;
+            for (int i = 0; i < n && !repeat; ++i)
+                repeat = sx->w[i].x == w.x && sx->w[i].y == w.y && sx->w[i].z == w.z;
             if (repeat) {
                 momentum = 0;
                 r->used_fallback = 1;
@@ -270,19 +287,16 @@ static void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
             }
         }
 
-        /* Augment the active set and project the origin (28d-e). */
-        int n = r->simplex.count;
-        r->simplex.w[n] = w;
-        r->simplex.a[n] = pa;
-        r->simplex.b[n] = pb;
-        r->simplex.count = n + 1;
-        mk_vec3 xn = mk_simplex_project(&r->simplex);
+        /* Augment the active set (the support is already in slot n) and project
+         * the origin (28d-e). */
+        sx->count = n + 1;
+        mk_vec3 xn = mk_simplex_project(sx);
         mk_real xn2 = v3_len2(xn);
         int stalled = have_x && !(xn2 < x2);
         x = xn;
         x2 = xn2;
         have_x = 1;
-        if (r->simplex.count == 4 || xn2 == 0 || xn2 <= radius * radius) {
+        if (sx->count == 4 || xn2 == 0 || xn2 <= radius * radius) {
             r->out = RUN_OVERLAP; /* cores within the radii: the shapes overlap */
             ++k;
             break;
@@ -336,6 +350,7 @@ mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, 
     make_ctx(pair, cache, &c);
     mk_vec3 x0 = initial_guess(&c, &st, cache);
     run r;
+    r.simplex = &out->simplex;
     gjk_loop(&c, &st, x0, 0, &r);
     if (r.out == RUN_BAD) {
         zero_result(out, MK_INVALID_INPUT);
@@ -343,21 +358,21 @@ mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, 
     }
 
     const mk_real ra = pair->a->radius, rb = pair->b->radius;
-    mk_real core_ub = r.out == RUN_OVERLAP && r.simplex.count == 4 ? 0 : v3_len(r.x);
+    mk_real core_ub = r.out == RUN_OVERLAP && out->simplex.count == 4 ? 0 : v3_len(r.x);
     mk_real core_lb = lower_bound(&r);
     if (core_lb > core_ub)
         core_lb = core_ub; /* rounding: keep the bracket ordered */
 
     /* Witnesses on the cores, in A's frame. */
     mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
-    for (int i = 0; i < r.simplex.count; ++i) {
-        a = v3_madd(a, r.simplex.bary[i], r.simplex.a[i]);
-        b = v3_madd(b, r.simplex.bary[i], r.simplex.b[i]);
+    const mk_simplex *sx = &out->simplex;
+    for (int i = 0; i < sx->count; ++i) {
+        a = v3_madd(a, sx->bary[i], sx->a[i]);
+        b = v3_madd(b, sx->bary[i], sx->b[i]);
     }
-    mk_vec3 fallback_n = v3_normalize_or(v3_neg(x0), v3(1, 0, 0));
-    mk_vec3 n = core_ub > 0 ? v3_scale(r.x, -1.0 / core_ub) : fallback_n;
-    if (!v3_finite(n))
-        n = fallback_n;
+    mk_vec3 n = v3_scale(r.x, core_ub > 0 ? -1.0 / core_ub : 0);
+    if (!(core_ub > 0) || !isfinite(n.x + n.y + n.z)) /* cores overlap: any unit vector, -x0 preferred */
+        n = v3_normalize_or(v3_neg(x0), v3(1, 0, 0));
     a = v3_madd(a, ra, n);
     b = v3_madd(b, -rb, n);
 
@@ -374,7 +389,6 @@ mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, 
         out->gap = 0;
     out->iterations = r.iterations;
     out->used_fallback = r.used_fallback;
-    out->simplex = r.simplex;
     if (r.out == RUN_MAX_ITER)
         out->status = MK_GJK_MAX_ITER;
     else
@@ -413,7 +427,9 @@ mk_status mk_gjk_intersect(const mk_pair *pair, const mk_gjk_settings *settings,
     ctx c;
     make_ctx(pair, cache, &c);
     mk_vec3 x0 = initial_guess(&c, &st, cache);
+    mk_simplex simplex;
     run r;
+    r.simplex = &simplex;
     gjk_loop(&c, &st, x0, 1, &r);
     out->iterations = r.iterations;
     if (r.out == RUN_BAD) {

@@ -33,25 +33,23 @@ int mk_is_valid_transform(const mk_transform *xf)
 {
     if (!xf)
         return 0;
-    /* One sum catches every NaN and infinity (and absurd magnitudes). */
+    /* One branch-free pass, every test combined with '&' (called twice per query,
+     * so it must stay cheap). No separate finiteness test is needed: a NaN or an
+     * infinity in R makes one of the tested quantities NaN or infinite, which
+     * fails its comparison, and a NaN translation fails its bound. */
     const mk_real *m = &xf->R.m[0][0];
-    mk_real sum = xf->p.x + xf->p.y + xf->p.z;
-    for (int i = 0; i < 9; ++i)
-        sum += m[i];
-    if (!isfinite(sum))
-        return 0;
+    mk_vec3 r0 = v3(m[0], m[1], m[2]), r1 = v3(m[3], m[4], m[5]), r2 = v3(m[6], m[7], m[8]);
     /* Translations whose squares overflow are refused, not answered with inf. */
-    if (fabs(xf->p.x) > MK_MAX_COORDINATE || fabs(xf->p.y) > MK_MAX_COORDINATE ||
-        fabs(xf->p.z) > MK_MAX_COORDINATE)
-        return 0;
-    /* Orthonormal columns and det = +1, to a tolerance that accepts poses that
-     * went through single precision. */
-    mk_vec3 c0 = v3(m[0], m[3], m[6]), c1 = v3(m[1], m[4], m[7]), c2 = v3(m[2], m[5], m[8]);
+    const mk_real big = MK_MAX_COORDINATE;
+    int ok = (fabs(xf->p.x) <= big) & (fabs(xf->p.y) <= big) & (fabs(xf->p.z) <= big);
+    /* Rotation test in 3 dots and a cross product: rows r0, r1 unit and orthogonal
+     * (to 1e-5, which accepts poses that went through single precision), and
+     * |r2 - r0 x r1| <= 1e-5 (compared squared). Together
+     * these mean R R^T = I and det R = +1: a mirror has r2 = -(r0 x r1). */
     const mk_real tol = 1e-5;
-    if (fabs(v3_len2(c0) - 1) > tol || fabs(v3_len2(c1) - 1) > tol || fabs(v3_len2(c2) - 1) > tol ||
-        fabs(v3_dot(c0, c1)) > tol || fabs(v3_dot(c0, c2)) > tol || fabs(v3_dot(c1, c2)) > tol)
-        return 0;
-    return v3_dot(v3_cross(c0, c1), c2) > 0;
+    ok &= (fabs(v3_len2(r0) - 1) <= tol) & (fabs(v3_len2(r1) - 1) <= tol) & (fabs(v3_dot(r0, r1)) <= tol);
+    ok &= v3_len2(v3_sub(v3_cross(r0, r1), r2)) <= tol * tol;
+    return ok;
 }
 
 mk_vec3 mk_transform_point(const mk_transform *xf, mk_vec3 local) { return xf_apply(xf, local); }

@@ -51,10 +51,10 @@ static inline int hull_table_vertex(const mk_hull *h, mk_vec3 d)
     return v < 0 ? ~v : v;
 }
 
-/* Steepest ascent over neighbours from vertex v (see hull.c). */
-static inline int hull_climb_from(const mk_hull *h, mk_vec3 d, int v)
+/* Steepest ascent over neighbours from vertex v, whose value <v, d> the caller
+ * already has in best_s (see hull.c). */
+static inline int hull_climb_from_value(const mk_hull *h, mk_vec3 d, int v, mk_real best_s)
 {
-    mk_real best_s = v3_dot(h->vertices[v], d);
     for (int step = 0; step < h->num_vertices; ++step) {
         int next = v;
         for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
@@ -72,6 +72,12 @@ static inline int hull_climb_from(const mk_hull *h, mk_vec3 d, int v)
     return v;
 }
 
+/* Steepest ascent over neighbours from vertex v (see hull.c). */
+static inline int hull_climb_from(const mk_hull *h, mk_vec3 d, int v)
+{
+    return hull_climb_from_value(h, d, v, v3_dot(h->vertices[v], d));
+}
+
 /* Hull support. A start-table cell whose vertex is extreme over the whole cell
  * answers at once; otherwise climb from the hint or the cell's vertex, whichever
  * is higher along d (only the cell's vertex when the hint is outside [0, n): a
@@ -83,10 +89,15 @@ static inline int hull_climb(const mk_hull *h, mk_vec3 d, int start)
     int v = h->start_vertex[hull_start_index(d, h->start_res)];
     if (v < 0)
         return ~v;
-    if (start >= 0 && start < h->num_vertices && start != v &&
-        v3_dot(h->vertices[start], d) > v3_dot(h->vertices[v], d))
-        v = start;
-    return hull_climb_from(h, d, v);
+    mk_real sv = v3_dot(h->vertices[v], d);
+    if (start >= 0 && start < h->num_vertices && start != v) {
+        mk_real ss = v3_dot(h->vertices[start], d);
+        if (ss > sv) {
+            v = start;
+            sv = ss;
+        }
+    }
+    return hull_climb_from_value(h, d, v, sv);
 }
 
 /* Forced inline: it sits in the innermost loop of every query. */
