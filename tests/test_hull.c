@@ -76,6 +76,29 @@ static void check_invariants(const mk_hull *h, const mk_vec3 *p, int n)
         }
     }
     ck_assert_int_eq(h->num_vertices - directed / 2 + h->num_faces, 2);
+    /* faces through each vertex: equal to the face lists inverted by brute
+     * force (every face whose list holds v, in increasing index), one entry
+     * per face corner, at least 3 faces per vertex */
+    ck_assert_ptr_nonnull(h->vert_face_start);
+    ck_assert_ptr_nonnull(h->vert_faces);
+    ck_assert_int_eq(h->vert_face_start[0], 0);
+    ck_assert_int_eq(h->vert_face_start[h->num_vertices], corners);
+    for (int v = 0; v < h->num_vertices; ++v) {
+        int k = h->vert_face_start[v], e = h->vert_face_start[v + 1];
+        ck_assert_int_ge(e - k, 3);
+        for (int f = 0; f < h->num_faces; ++f) {
+            int holds = 0;
+            for (int j = h->face_start[f]; j < h->face_start[f + 1]; ++j)
+                holds += h->face_vertices[j] == v;
+            ck_assert_int_le(holds, 1);
+            if (!holds)
+                continue;
+            ck_assert_msg(k < e, "vertex %d: face %d missing from its list", v, f);
+            ck_assert_msg(h->vert_faces[k] == f, "vertex %d: listed face %d, expected %d", v, h->vert_faces[k], f);
+            ++k;
+        }
+        ck_assert_msg(k == e, "vertex %d lists %d faces it is not on", v, e - k);
+    }
     /* centroid and inradius */
     ck_assert(h->inradius > 0);
     for (int f = 0; f < h->num_faces; ++f)

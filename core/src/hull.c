@@ -2,9 +2,9 @@
  *
  * The hull keeps what the queries need and nothing of Qhull: vertices, the
  * vertex adjacency graph (1-skeleton) for hill-climbing support, and polygonal
- * faces (Qhull merges coplanar triangles) with outward unit normals for contact
- * manifolds. Everything lives in one heap block so a hull is a single pointer
- * that can be shared between threads.
+ * faces (Qhull merges coplanar triangles) with outward unit normals and the
+ * faces through each vertex for contact manifolds. Everything lives in one
+ * heap block so a hull is a single pointer that can be shared between threads.
  *
  * Hill-climbing support: on a convex polytope the linear function <d, x> has no
  * local maximum on the 1-skeleton that is not global, so steepest ascent over
@@ -239,8 +239,10 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     size_t off_adj = off_adj_start + sizeof(int) * (size_t)(nv + 1);
     size_t off_face_start = off_adj + sizeof(int) * total_fv; /* one directed edge per face corner */
     size_t off_face_vertices = off_face_start + sizeof(int) * (size_t)(nf + 1);
+    size_t off_vf_start = off_face_vertices + sizeof(int) * total_fv;
+    size_t off_vf = off_vf_start + sizeof(int) * (size_t)(nv + 1); /* one entry per face corner */
     int res = start_res(nv);
-    size_t off_table = off_face_vertices + sizeof(int) * total_fv;
+    size_t off_table = off_vf + sizeof(int) * total_fv;
     size_t bytes = off_table + sizeof(int) * 6 * (size_t)res * (size_t)res;
 
     unsigned char *block = calloc(1, bytes);
@@ -258,6 +260,8 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     int *adj = (int *)(block + off_adj);
     int *face_start = (int *)(block + off_face_start);
     int *face_vertices = (int *)(block + off_face_vertices);
+    int *vf_start = (int *)(block + off_vf_start);
+    int *vf = (int *)(block + off_vf);
 
     FORALLvertices {
         int id = (int)vertex->visitid;
@@ -316,6 +320,23 @@ static mk_status build_block(qhT *qh, mk_hull **out)
             adj[adj_start[a] + fill[a]++] = b;
         }
     }
+
+    /* Faces through each vertex: the face lists inverted. Faces are visited in
+     * increasing index, so each vertex's list comes out sorted (the manifold's
+     * tie rule, lower face index first, relies on it). fill is reused. */
+    for (int i = 0; i < nf; ++i) {
+        for (int j = face_start[i]; j < face_start[i + 1]; ++j)
+            vf_start[face_vertices[j] + 1]++;
+    }
+    for (int v = 0; v < nv; ++v)
+        vf_start[v + 1] += vf_start[v];
+    memset(fill, 0, sizeof(int) * (size_t)nv);
+    for (int i = 0; i < nf; ++i) {
+        for (int j = face_start[i]; j < face_start[i + 1]; ++j) {
+            int a = face_vertices[j];
+            vf[vf_start[a] + fill[a]++] = i;
+        }
+    }
     free(fill);
 
     /* Bounding box, volume centroid (tetrahedra fanned from the vertex mean),
@@ -361,6 +382,8 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     h->face_vertices = face_vertices;
     h->face_normals = normals;
     h->face_offsets = offsets;
+    h->vert_face_start = vf_start;
+    h->vert_faces = vf;
     h->aabb_min = lo;
     h->aabb_max = hi;
     h->centroid = centroid;

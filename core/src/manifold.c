@@ -173,26 +173,56 @@ static int face_contains(const mk_hull *h, int f, int v)
     return 0;
 }
 
-/* Face of a hull best aligned with d (local), among the faces through the
- * support vertex along d (the most aligned face overall need not touch the
- * support plane). Near-ties go to the lower index. */
-static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
+/* A face usable as a polygon: MK_MANIFOLD_MAX_FACE_VERTICES bounds polygon. */
+static inline int face_usable(const mk_hull *h, int f)
+{
+    int size = h->face_start[f + 1] - h->face_start[f];
+    return size >= 3 && size <= MK_MANIFOLD_MAX_FACE_VERTICES;
+}
+
+/* hull_best_face through the hull's vertex-to-faces map: only the faces
+ * incident to v, already in increasing index, two passes (the best
+ * alignment, then the first face within the tie of it). */
+static face_pick incident_best_face(const mk_hull *h, mk_vec3 d, int v)
 {
     face_pick r = {-1, -2};
-    if (!hull_has_faces(h))
-        return r;
-    int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
-                                                       : mk_hull_support_climb(h, d, -1);
-    /* The faces through v with their alignments, in index order (the face
-     * lists are scanned once; a vertex on more faces than fit is rare, and
-     * then the extra faces are scanned again below). */
+    const int s = h->vert_face_start[v], e = h->vert_face_start[v + 1];
+    mk_real best = -2;
+    for (int k = s; k < e; ++k) {
+        int f = h->vert_faces[k];
+        if (!face_usable(h, f))
+            continue;
+        mk_real a = v3_dot(h->face_normals[f], d);
+        if (a > best)
+            best = a;
+    }
+    for (int k = s; k < e && best > -2; ++k) {
+        int f = h->vert_faces[k];
+        if (!face_usable(h, f))
+            continue;
+        mk_real a = v3_dot(h->face_normals[f], d);
+        if (a >= best - MK_MF_FACE_TIE) {
+            r.face = f;
+            r.align = a;
+            break;
+        }
+    }
+    return r;
+}
+
+/* hull_best_face for hulls without the map (hand-built ones): every face's
+ * vertex list is searched for v. The faces through v with their alignments
+ * are kept in index order (a vertex on more faces than fit is rare, and then
+ * the extra faces are scanned again). */
+static face_pick scanned_best_face(const mk_hull *h, mk_vec3 d, int v)
+{
+    face_pick r = {-1, -2};
     enum { KEEP = 32 };
     int kept_face[KEEP], kept = 0, overflow = 0;
     mk_real kept_align[KEEP];
     mk_real best = -2;
     for (int f = 0; f < h->num_faces; ++f) {
-        int size = h->face_start[f + 1] - h->face_start[f];
-        if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES || !face_contains(h, f, v))
+        if (!face_usable(h, f) || !face_contains(h, f, v))
             continue;
         mk_real a = v3_dot(h->face_normals[f], d);
         if (a > best)
@@ -211,8 +241,7 @@ static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
             return r;
         }
     for (int f = kept ? kept_face[kept - 1] + 1 : 0; overflow && f < h->num_faces; ++f) {
-        int size = h->face_start[f + 1] - h->face_start[f];
-        if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES || !face_contains(h, f, v))
+        if (!face_usable(h, f) || !face_contains(h, f, v))
             continue;
         mk_real a = v3_dot(h->face_normals[f], d);
         if (a >= best - MK_MF_FACE_TIE) {
@@ -222,6 +251,22 @@ static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
         }
     }
     return r;
+}
+
+/* Face of a hull best aligned with d (local), among the faces through the
+ * support vertex along d (the most aligned face overall need not touch the
+ * support plane). Near-ties go to the lower index. Hulls from mk_hull_create
+ * list the faces through each vertex; hand-built ones may not (shape.h). */
+static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
+{
+    face_pick r = {-1, -2};
+    if (!hull_has_faces(h))
+        return r;
+    int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
+                                                       : mk_hull_support_climb(h, d, -1);
+    if (h->vert_face_start && h->vert_faces)
+        return incident_best_face(h, d, v);
+    return scanned_best_face(h, d, v);
 }
 
 static inline mk_real v3_comp(mk_vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
