@@ -23,23 +23,106 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Relative thickness below which a point set is treated as flat: the fourth
  * point's distance from the plane of the first three, over the set's extent. */
 #define MK_HULL_FLAT_TOL 1e-9
 
-int mk_hull_support_linear(const mk_hull *h, mk_vec3 d)
+/* Brute-force support: the first index of the largest <v_i, d> (strict >
+ * keeps the lowest index on ties; a NaN first product keeps vertex 0). */
+static int scan_scalar(const mk_vec3 *v, int n, mk_vec3 d)
 {
     int best = 0;
-    mk_real best_s = v3_dot(h->vertices[0], d);
-    for (int i = 1; i < h->num_vertices; ++i) {
-        mk_real s = v3_dot(h->vertices[i], d);
+    mk_real best_s = v3_dot(v[0], d);
+    for (int i = 1; i < n; ++i) {
+        mk_real s = v3_dot(v[i], d);
         if (s > best_s) {
             best_s = s;
             best = i;
         }
     }
     return best;
+}
+
+/* Hulls up to this many vertices scan from coordinate arrays (below); larger
+ * ones (support climbs there, the scan is a reference) use the plain loop. */
+#define MK_HULL_PAIR_SCAN_MAX 64
+
+#if defined(__SSE2__)
+/* The same answer as scan_scalar, two vertices per SSE2 operation (SSE2 is
+ * in every x86-64), from the coordinate arrays: the products go to a buffer
+ * while two running maxima (four vertices per step) track the largest, then
+ * the first index holding that largest value is the answer. Products are
+ * summed in v3_dot's order, (x dx + y dy) + z dz, so each is bit-identical to
+ * the scalar one, and -0 equals +0 in both. A NaN product (non-finite d, or
+ * overflow) hands the query to scan_scalar, whose NaN behaviour is its own.
+ * Needs 4 <= n <= MK_HULL_PAIR_SCAN_MAX. */
+static inline __m128d dot_pair(const mk_hull *h, int i, __m128d dx, __m128d dy, __m128d dz)
+{
+    __m128d x = _mm_loadu_pd(h->vertex_x + i), y = _mm_loadu_pd(h->vertex_y + i), z = _mm_loadu_pd(h->vertex_z + i);
+    return _mm_add_pd(_mm_add_pd(_mm_mul_pd(x, dx), _mm_mul_pd(y, dy)), _mm_mul_pd(z, dz));
+}
+
+static int scan_pairs(const mk_hull *h, mk_vec3 d)
+{
+    const int n = h->num_vertices;
+    const __m128d dx = _mm_set1_pd(d.x), dy = _mm_set1_pd(d.y), dz = _mm_set1_pd(d.z);
+    mk_real s[MK_HULL_PAIR_SCAN_MAX];
+    __m128d m0 = dot_pair(h, 0, dx, dy, dz), m1 = dot_pair(h, 2, dx, dy, dz);
+    __m128d nan = _mm_cmpunord_pd(m0, m1);
+    _mm_storeu_pd(s, m0);
+    _mm_storeu_pd(s + 2, m1);
+    int i = 4;
+    for (; i + 3 < n; i += 4) {
+        __m128d a = dot_pair(h, i, dx, dy, dz), b = dot_pair(h, i + 2, dx, dy, dz);
+        _mm_storeu_pd(s + i, a);
+        _mm_storeu_pd(s + i + 2, b);
+        nan = _mm_or_pd(nan, _mm_cmpunord_pd(a, b));
+        m0 = _mm_max_pd(a, m0);
+        m1 = _mm_max_pd(b, m1);
+    }
+    if (i + 1 < n) {
+        __m128d a = dot_pair(h, i, dx, dy, dz);
+        _mm_storeu_pd(s + i, a);
+        nan = _mm_or_pd(nan, _mm_cmpunord_pd(a, a));
+        m0 = _mm_max_pd(a, m0);
+        i += 2;
+    }
+    m0 = _mm_max_pd(m0, m1);
+    mk_real top[2];
+    _mm_storeu_pd(top, m0);
+    mk_real best = top[0] > top[1] ? top[0] : top[1];
+    if (i < n) { /* odd count: the last vertex */
+        s[i] = v3_dot(h->vertices[i], d);
+        best = s[i] > best ? s[i] : best;
+    }
+    if (_mm_movemask_pd(nan) || best != best)
+        return scan_scalar(h->vertices, n, d);
+    /* best is one of s[0..n): find the first, four at a time, then within */
+    const __m128d b = _mm_set1_pd(best);
+    int k = 0;
+    for (; k + 3 < n; k += 4) {
+        __m128d eq = _mm_or_pd(_mm_cmpeq_pd(_mm_loadu_pd(s + k), b), _mm_cmpeq_pd(_mm_loadu_pd(s + k + 2), b));
+        if (_mm_movemask_pd(eq))
+            break;
+    }
+    while (k < n - 1 && s[k] != best)
+        ++k;
+    return k;
+}
+#endif
+
+int mk_hull_support_linear(const mk_hull *h, mk_vec3 d)
+{
+#if defined(__SSE2__)
+    if (h->vertex_x && h->vertex_y && h->vertex_z && h->num_vertices >= 4 &&
+        h->num_vertices <= MK_HULL_PAIR_SCAN_MAX)
+        return scan_pairs(h, d);
+#endif
+    return scan_scalar(h->vertices, h->num_vertices, d);
 }
 
 int mk_hull_support_climb(const mk_hull *h, mk_vec3 d, int start)
@@ -235,7 +318,8 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     size_t off_vertices = align8(sizeof(mk_hull));
     size_t off_normals = off_vertices + sizeof(mk_vec3) * (size_t)nv;
     size_t off_offsets = off_normals + sizeof(mk_vec3) * (size_t)nf;
-    size_t off_adj_start = align8(off_offsets + sizeof(mk_real) * (size_t)nf);
+    size_t off_coords = off_offsets + sizeof(mk_real) * (size_t)nf; /* x, y, z arrays of nv each */
+    size_t off_adj_start = align8(off_coords + 3 * sizeof(mk_real) * (size_t)nv);
     size_t off_adj = off_adj_start + sizeof(int) * (size_t)(nv + 1);
     size_t off_face_start = off_adj + sizeof(int) * total_fv; /* one directed edge per face corner */
     size_t off_face_vertices = off_face_start + sizeof(int) * (size_t)(nf + 1);
@@ -263,9 +347,13 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     int *vf_start = (int *)(block + off_vf_start);
     int *vf = (int *)(block + off_vf);
 
+    mk_real *coords = (mk_real *)(block + off_coords);
     FORALLvertices {
         int id = (int)vertex->visitid;
         verts[id] = v3(vertex->point[0], vertex->point[1], vertex->point[2]);
+        coords[id] = verts[id].x;
+        coords[nv + id] = verts[id].y;
+        coords[2 * nv + id] = verts[id].z;
     }
 
     /* Faces: vertex ids ordered counter-clockwise about Qhull's outward normal. */
@@ -388,6 +476,9 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     h->aabb_max = hi;
     h->centroid = centroid;
     h->inradius = inradius;
+    h->vertex_x = coords;
+    h->vertex_y = coords + nv;
+    h->vertex_z = coords + 2 * nv;
     h->start_res = res;
     build_start_table(h, (int *)(block + off_table));
     *out = h;

@@ -63,6 +63,13 @@ typedef struct mk_hull {
      * 2 sqrt(num_vertices), from 8 to 32. */
     int start_res;
     const int *start_vertex;
+    /* The vertices again as three coordinate arrays (x, y, z of vertex v at
+     * vertex_x[v], ...), for the linear support scan, which reads them two
+     * at a time. mk_hull_create fills them; a hand-built hull may leave them
+     * NULL (the scan then reads `vertices`, with the same answer). */
+    const mk_real *vertex_x;
+    const mk_real *vertex_y;
+    const mk_real *vertex_z;
 } mk_hull;
 
 /* Hulls with at most this many vertices use a linear scan for support (faster
