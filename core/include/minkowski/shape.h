@@ -66,7 +66,7 @@ typedef struct mk_hull {
     /* The vertices again as three coordinate arrays (x, y, z of vertex v at
      * vertex_x[v], ...), for the linear support scan, which reads them two
      * at a time. mk_hull_create fills them; a hand-built hull may leave them
-     * NULL (the scan then reads `vertices`, with the same answer). */
+     * NULL (vertex_x NULL: the scan reads `vertices`, with the same answer). */
     const mk_real *vertex_x;
     const mk_real *vertex_y;
     const mk_real *vertex_z;
