@@ -76,6 +76,29 @@ static void check_invariants(const mk_hull *h, const mk_vec3 *p, int n)
         }
     }
     ck_assert_int_eq(h->num_vertices - directed / 2 + h->num_faces, 2);
+    /* faces through each vertex: equal to the face lists inverted by brute
+     * force (every face whose list holds v, in increasing index), one entry
+     * per face corner, at least 3 faces per vertex */
+    ck_assert_ptr_nonnull(h->vert_face_start);
+    ck_assert_ptr_nonnull(h->vert_faces);
+    ck_assert_int_eq(h->vert_face_start[0], 0);
+    ck_assert_int_eq(h->vert_face_start[h->num_vertices], corners);
+    for (int v = 0; v < h->num_vertices; ++v) {
+        int k = h->vert_face_start[v], e = h->vert_face_start[v + 1];
+        ck_assert_int_ge(e - k, 3);
+        for (int f = 0; f < h->num_faces; ++f) {
+            int holds = 0;
+            for (int j = h->face_start[f]; j < h->face_start[f + 1]; ++j)
+                holds += h->face_vertices[j] == v;
+            ck_assert_int_le(holds, 1);
+            if (!holds)
+                continue;
+            ck_assert_msg(k < e, "vertex %d: face %d missing from its list", v, f);
+            ck_assert_msg(h->vert_faces[k] == f, "vertex %d: listed face %d, expected %d", v, h->vert_faces[k], f);
+            ++k;
+        }
+        ck_assert_msg(k == e, "vertex %d lists %d faces it is not on", v, e - k);
+    }
     /* centroid and inradius */
     ck_assert(h->inradius > 0);
     for (int f = 0; f < h->num_faces; ++f)
@@ -295,6 +318,63 @@ START_TEST(degenerate_and_hostile_inputs)
 }
 END_TEST
 
+/* The first index of the largest <v_i, d>, one vertex at a time (strict >:
+ * the lowest index on ties; a NaN first product keeps vertex 0). */
+static int first_max(const mk_hull *h, mk_vec3 d)
+{
+    int best = 0;
+    double bs = h->vertices[0].x * d.x + h->vertices[0].y * d.y + h->vertices[0].z * d.z;
+    for (int i = 1; i < h->num_vertices; ++i) {
+        double s = h->vertices[i].x * d.x + h->vertices[i].y * d.y + h->vertices[i].z * d.z;
+        if (s > bs) {
+            bs = s;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* mk_hull_support_linear (two vertices at a time where SSE2 is there) is the
+ * same vertex as the one-at-a-time scan: odd and even vertex counts, random
+ * directions, directions that tie whole faces and edges of lattice hulls (the
+ * lowest index must win), and non-finite or overflowing directions. */
+START_TEST(support_linear_first_maximum)
+{
+    or_rng r = or_rng_make(0x5ca9);
+    mk_vec3 p[300];
+    long ties = 0;
+    for (int rep = 0; rep < 60; ++rep) {
+        int n = 4 + rep * 5 % 97, lattice = rep % 3 == 0;
+        for (int i = 0; i < n; ++i)
+            p[i] = lattice ? v3(i % 3 - 1, i / 3 % 3 - 1, i / 9 % 3 - 1) : or_in_ball(&r, 2);
+        if (lattice)
+            n = n < 27 ? n : 27;
+        mk_hull *h = NULL;
+        if (mk_hull_create(p, n, &h) != MK_OK)
+            continue;
+        for (int k = 0; k < 400; ++k) {
+            mk_vec3 d = or_unit(&r);
+            if (k % 4 == 1) /* lattice-aligned: faces and edges tie */
+                d = v3((double)(k / 4 % 3) - 1, (double)(k / 12 % 3) - 1, (double)(k / 36 % 3) - 1);
+            if (k % 4 == 2) /* a hull edge's perpendicular: its two ends tie */
+                d = v3_cross(v3_sub(h->vertices[k % h->num_vertices], h->centroid),
+                             v3_sub(h->vertices[h->adj[h->adj_start[k % h->num_vertices]]], h->centroid));
+            int want = first_max(h, d), got = mk_hull_support_linear(h, d);
+            ck_assert_msg(got == want, "%d vertices, case %d: %d, expected %d", h->num_vertices, k, got, want);
+            double top = v3_dot(h->vertices[want], d);
+            for (int i = want + 1; i < h->num_vertices; ++i)
+                ties += v3_dot(h->vertices[i], d) == top;
+        }
+        const mk_vec3 bad[] = {v3(NAN, 0, 1), v3(0, NAN, NAN), v3(INFINITY, 0, 0), v3(-INFINITY, INFINITY, 1),
+                               v3(1e308, -1e308, 1e308), v3(0, 0, 0)};
+        for (int k = 0; k < 6; ++k)
+            ck_assert_int_eq(mk_hull_support_linear(h, bad[k]), first_max(h, bad[k]));
+        mk_hull_destroy(h);
+    }
+    ck_assert_msg(ties > 100, "only %ld tied vertices: the tie rule was not exercised", ties);
+}
+END_TEST
+
 /* A hull in a (rounded) shape: its core support agrees with the brute-force
  * vertex scan, and mk_shape_hull refuses a NULL hull. */
 START_TEST(hull_shape_support)
@@ -331,6 +411,7 @@ int main(void)
     tcase_add_test(tc, climb_equals_linear);
     tcase_add_test(tc, degenerate_and_hostile_inputs);
     tcase_add_test(tc, hull_shape_support);
+    tcase_add_test(tc, support_linear_first_maximum);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1242,6 +1242,143 @@ START_TEST(reference_face_prefers_a_on_ties)
 END_TEST
 
 
+/* ------------------------------------------------------------ faces through a vertex */
+
+/* Rotation taking unit u to unit w (about u x w; a half turn about any
+ * perpendicular when they are opposite). */
+static mk_transform rotate_onto(mk_vec3 u, mk_vec3 w)
+{
+    mk_vec3 ax = V(u.y * w.z - u.z * w.y, u.z * w.x - u.x * w.z, u.x * w.y - u.y * w.x);
+    double c = dot(u, w), sn = len(ax);
+    if (sn < 1e-12) {
+        if (c > 0)
+            return at(V(0, 0, 0));
+        ax = fabs(u.x) < 0.6 ? V(0, -u.z, u.y) : V(-u.z, 0, u.x);
+    }
+    return axis_angle(V(0, 0, 0), ax, atan2(sn, c));
+}
+
+/* A local direction of hull h that makes faces tie (kind 1..4) or not (0):
+ * 0 random; 1 a face normal; 2 the bisector of two faces sharing a vertex
+ * (equal alignments); 3 that bisector tilted by 3e-5 rad (within the face
+ * tie, not an exact tie); 4 the mean normal of every face through a vertex. */
+static mk_vec3 tie_direction(const mk_hull *h, int kind, rng *r)
+{
+    int f = (int)uni(r, 0, h->num_faces);
+    int fs = h->face_start[f], fe = h->face_start[f + 1];
+    int v = h->face_vertices[fs + (int)uni(r, 0, fe - fs)];
+    /* faces through v, by brute force over the face lists */
+    int through[64], nt = 0;
+    for (int g = 0; g < h->num_faces && nt < 64; ++g)
+        for (int j = h->face_start[g]; j < h->face_start[g + 1]; ++j)
+            if (h->face_vertices[j] == v)
+                through[nt++] = g;
+    int g = through[(int)uni(r, 0, nt)];
+    if (g == f)
+        g = through[(int)uni(r, 0, nt)];
+    switch (kind) {
+    case 1:
+        return h->face_normals[f];
+    case 2:
+        return unit(add(h->face_normals[f], h->face_normals[g]));
+    case 3:
+        return unit(add(unit(add(h->face_normals[f], h->face_normals[g])), scl(rand_unit(r), 3e-5)));
+    case 4: {
+        mk_vec3 m = V(0, 0, 0);
+        for (int k = 0; k < nt; ++k)
+            m = add(m, h->face_normals[through[k]]);
+        return len(m) > 1e-9 ? unit(m) : h->face_normals[f];
+    }
+    default:
+        return rand_unit(r);
+    }
+}
+
+/* The faces through each vertex (mk_hull_create's map) only speed up the
+ * search for the reference and incident faces: a copy of the same hull
+ * without the map (the full scan of every face list) gives bit-identical
+ * manifolds (points, ids: reference and incident face indices, normals),
+ * for hull pairs whose normal ties faces of A and of B: face normals,
+ * bisectors of neighbouring faces, those tilted within the tie, vertex mean
+ * normals, and random directions; on hulls scanned linearly and climbed, and
+ * prisms (many exact ties). Removing the index order of the map (the tie
+ * rule "lower face index") makes this fail. */
+START_TEST(vertex_face_map_matches_full_scan)
+{
+    rng r = {0x5eedface};
+    mk_vec3 pts[400];
+    const int sizes[] = {12, 40, 100, 400};
+    long cases = 0, faces = 0;
+    for (int hi = 0; hi < 6; ++hi) {
+        int n;
+        if (hi < 4) {
+            n = sizes[hi];
+            for (int i = 0; i < n; ++i)
+                pts[i] = scl(rand_unit(&r), 0.5);
+        } else {
+            /* prisms with 24 and 40 sides: 48 (scanned) and 80 (climbed) vertices */
+            int sides = hi == 4 ? 24 : 40;
+            n = 2 * sides;
+            for (int i = 0; i < sides; ++i)
+                for (int z = 0; z < 2; ++z)
+                    pts[2 * i + z] = V(0.5 * cos(2 * PI * i / sides), 0.5 * sin(2 * PI * i / sides), z ? 0.3 : -0.3);
+        }
+        mk_hull *h = NULL;
+        ck_assert_int_eq(mk_hull_create(pts, n, &h), MK_OK);
+        ck_assert_ptr_nonnull(h->vert_face_start);
+        mk_hull bare = *h;
+        bare.vert_face_start = NULL;
+        bare.vert_faces = NULL;
+        mk_shape with_map, without_map;
+        ck_assert_int_eq(mk_shape_hull(&with_map, h, 0.01), MK_OK);
+        ck_assert_int_eq(mk_shape_hull(&without_map, &bare, 0.01), MK_OK);
+        const int reps = scaled(400);
+        for (int k = 0; k < reps; ++k) {
+            /* A at the identity: the normal n ties A's faces; B turned so
+             * that -n ties B's faces, then spun about n */
+            mk_vec3 n = tie_direction(h, k % 5, &r);
+            mk_vec3 db = tie_direction(h, (k / 5) % 5, &r);
+            mk_transform xb = compose(axis_angle(V(0, 0, 0), n, k % 7 == 0 ? 0 : uni(&r, 0, 2 * PI)),
+                                      rotate_onto(db, scl(n, -1)));
+            /* B placed so the supports meet, overlapping by 0..2 mm */
+            double sa = -INFINITY, sb = INFINITY;
+            for (int v = 0; v < h->num_vertices; ++v) {
+                sa = fmax(sa, dot(n, h->vertices[v]));
+                sb = fmin(sb, dot(n, mk_transform_point(&xb, h->vertices[v])));
+            }
+            double sd = -uni(&r, 0, 0.002);
+            xb.p = scl(n, sa - sb + sd + 0.02); /* + the two radii */
+            mk_transform xa = at(V(0, 0, 0));
+            mk_pair p1 = {&with_map, xa, &with_map, xb}, p2 = {&without_map, xa, &without_map, xb};
+            mk_manifold_settings st = mk_manifold_default_settings();
+            st.speculative_distance = 0.005;
+            mk_contact_patch_result m1, m2;
+            mk_status s1 = mk_contact_patch(&p1, n, sd, &st, MK_MANIFOLD_MAX_PATCH_POINTS, &m1);
+            mk_status s2 = mk_contact_patch(&p2, n, sd, &st, MK_MANIFOLD_MAX_PATCH_POINTS, &m2);
+            ck_assert_int_eq(s1, MK_OK);
+            ck_assert_int_eq(s2, MK_OK);
+            ck_assert_int_eq(m1.count, m2.count);
+            ck_assert_msg(m1.normal.x == m2.normal.x && m1.normal.y == m2.normal.y && m1.normal.z == m2.normal.z,
+                          "hull %d case %d: normals differ", hi, k);
+            for (int i = 0; i < m1.count; ++i) {
+                const mk_manifold_point *a = &m1.points[i], *b = &m2.points[i];
+                ck_assert_msg(a->id == b->id, "hull %d case %d point %d: id %08x vs %08x", hi, k, i, a->id, b->id);
+                ck_assert(a->point_a.x == b->point_a.x && a->point_a.y == b->point_a.y && a->point_a.z == b->point_a.z);
+                ck_assert(a->point_b.x == b->point_b.x && a->point_b.y == b->point_b.y && a->point_b.z == b->point_b.z);
+                ck_assert(a->separation == b->separation);
+            }
+            /* face contacts (a clipped point's low id byte is a clip plane or
+             * a vertex tag, not a line / point code) */
+            faces += m1.count > 0 && (m1.points[0].id & 0xFF) < 0xF0;
+            ++cases;
+        }
+        mk_hull_destroy(h);
+    }
+    ck_assert_int_eq(cases, 6L * scaled(400));
+    ck_assert_msg(faces > cases / 10, "only %ld of %ld cases were face contacts", faces, cases);
+}
+END_TEST
+
 /* ------------------------------------------------------------ independent oracles */
 
 /* Tolerance on the deepest point: the reduction may keep a point within its
@@ -1764,6 +1901,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, deterministic_same_output);
     tcase_add_test(t, tilted_cap_keeps_exact_deepest_point);
     tcase_add_test(t, reference_face_prefers_a_on_ties);
+    tcase_add_test(t, vertex_face_map_matches_full_scan);
     tcase_add_test(t, speculative_distance);
     tcase_add_test(t, reduction_keeps_deepest_and_area);
     tcase_add_test(t, yawed_box_on_box_keeps_ids_under_rocking);

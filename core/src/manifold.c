@@ -158,6 +158,7 @@ static void push(cand_list *l, mk_vec3 pa, mk_vec3 pb, mk_real sep, uint32_t id)
 typedef struct face_pick {
     int face;      /* shape's face index, -1 if none */
     mk_real align; /* <outward face normal, direction> */
+    int vertex;    /* hull: the support vertex along the direction; -1 if not known */
 } face_pick;
 
 static int hull_has_faces(const mk_hull *h)
@@ -173,26 +174,56 @@ static int face_contains(const mk_hull *h, int f, int v)
     return 0;
 }
 
-/* Face of a hull best aligned with d (local), among the faces through the
- * support vertex along d (the most aligned face overall need not touch the
- * support plane). Near-ties go to the lower index. */
-static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
+/* A face usable as a polygon: MK_MANIFOLD_MAX_FACE_VERTICES bounds polygon. */
+static inline int face_usable(const mk_hull *h, int f)
 {
-    face_pick r = {-1, -2};
-    if (!hull_has_faces(h))
-        return r;
-    int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
-                                                       : mk_hull_support_climb(h, d, -1);
-    /* The faces through v with their alignments, in index order (the face
-     * lists are scanned once; a vertex on more faces than fit is rare, and
-     * then the extra faces are scanned again below). */
+    int size = h->face_start[f + 1] - h->face_start[f];
+    return size >= 3 && size <= MK_MANIFOLD_MAX_FACE_VERTICES;
+}
+
+/* hull_best_face through the hull's vertex-to-faces map: only the faces
+ * incident to v, already in increasing index, two passes (the best
+ * alignment, then the first face within the tie of it). */
+static face_pick incident_best_face(const mk_hull *h, mk_vec3 d, int v)
+{
+    face_pick r = {-1, -2, -1};
+    const int s = h->vert_face_start[v], e = h->vert_face_start[v + 1];
+    mk_real best = -2;
+    for (int k = s; k < e; ++k) {
+        int f = h->vert_faces[k];
+        if (!face_usable(h, f))
+            continue;
+        mk_real a = v3_dot(h->face_normals[f], d);
+        if (a > best)
+            best = a;
+    }
+    for (int k = s; k < e && best > -2; ++k) {
+        int f = h->vert_faces[k];
+        if (!face_usable(h, f))
+            continue;
+        mk_real a = v3_dot(h->face_normals[f], d);
+        if (a >= best - MK_MF_FACE_TIE) {
+            r.face = f;
+            r.align = a;
+            break;
+        }
+    }
+    return r;
+}
+
+/* hull_best_face for hulls without the map (hand-built ones): every face's
+ * vertex list is searched for v. The faces through v with their alignments
+ * are kept in index order (a vertex on more faces than fit is rare, and then
+ * the extra faces are scanned again). */
+static face_pick scanned_best_face(const mk_hull *h, mk_vec3 d, int v)
+{
+    face_pick r = {-1, -2, -1};
     enum { KEEP = 32 };
     int kept_face[KEEP], kept = 0, overflow = 0;
     mk_real kept_align[KEEP];
     mk_real best = -2;
     for (int f = 0; f < h->num_faces; ++f) {
-        int size = h->face_start[f + 1] - h->face_start[f];
-        if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES || !face_contains(h, f, v))
+        if (!face_usable(h, f) || !face_contains(h, f, v))
             continue;
         mk_real a = v3_dot(h->face_normals[f], d);
         if (a > best)
@@ -211,8 +242,7 @@ static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
             return r;
         }
     for (int f = kept ? kept_face[kept - 1] + 1 : 0; overflow && f < h->num_faces; ++f) {
-        int size = h->face_start[f + 1] - h->face_start[f];
-        if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES || !face_contains(h, f, v))
+        if (!face_usable(h, f) || !face_contains(h, f, v))
             continue;
         mk_real a = v3_dot(h->face_normals[f], d);
         if (a >= best - MK_MF_FACE_TIE) {
@@ -224,13 +254,29 @@ static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
     return r;
 }
 
+/* Face of a hull best aligned with d (local), among the faces through the
+ * support vertex along d (the most aligned face overall need not touch the
+ * support plane). Near-ties go to the lower index. Hulls from mk_hull_create
+ * list the faces through each vertex; hand-built ones may not (shape.h). */
+static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
+{
+    face_pick r = {-1, -2, -1};
+    if (!hull_has_faces(h))
+        return r;
+    int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
+                                                       : mk_hull_support_climb(h, d, -1);
+    r = h->vert_face_start && h->vert_faces ? incident_best_face(h, d, v) : scanned_best_face(h, d, v);
+    r.vertex = v;
+    return r;
+}
+
 static inline mk_real v3_comp(mk_vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
 
 /* Box face index: 2 * axis + (1 if the face looks along -axis). */
 static face_pick box_best_face(mk_vec3 d)
 {
     mk_real m = v3_max_abs(d);
-    face_pick r = {-1, -2};
+    face_pick r = {-1, -2, -1};
     for (int i = 0; i < 3; ++i) {
         mk_real c = v3_comp(d, i);
         if (fabs(c) >= m - MK_MF_FACE_TIE) {
@@ -247,18 +293,18 @@ static face_pick box_best_face(mk_vec3 d)
 static face_pick best_face(const posed *x, mk_vec3 dir)
 {
     mk_vec3 d = dir_to_local(x, dir);
-    face_pick none = {-1, -2};
+    face_pick none = {-1, -2, -1};
     switch (x->s->type) {
     case MK_SHAPE_BOX:
         return box_best_face(d);
     case MK_SHAPE_HULL:
         return hull_best_face(x->s->u.hull.hull, d);
     case MK_SHAPE_CYLINDER: {
-        face_pick r = {d.z >= 0 ? FEAT_CAP_TOP : FEAT_CAP_BOTTOM, fabs(d.z)};
+        face_pick r = {d.z >= 0 ? FEAT_CAP_TOP : FEAT_CAP_BOTTOM, fabs(d.z), -1};
         return r;
     }
     case MK_SHAPE_CONE: {
-        face_pick r = {FEAT_CAP_BOTTOM, -d.z};
+        face_pick r = {FEAT_CAP_BOTTOM, -d.z, -1};
         return d.z < 0 ? r : none;
     }
     default:
@@ -486,12 +532,13 @@ static void box_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
 }
 
 /* Hull feature along d (local) when no face is aligned: the edge from the
- * support vertex most nearly perpendicular to d, else the vertex. */
-static void hull_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
+ * support vertex most nearly perpendicular to d, else the vertex. v: the
+ * support vertex along d when hull_best_face found it, else -1. */
+static void hull_line_or_point(const posed *x, mk_vec3 d, int v, line_feature *lf)
 {
     const mk_hull *h = x->s->u.hull.hull;
-    int v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d)
-                                                       : mk_hull_support_climb(h, d, -1);
+    if (v < 0 || v >= h->num_vertices)
+        v = h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX ? mk_hull_support_linear(h, d) : mk_hull_support_climb(h, d, -1);
     mk_real dl = v3_len(d), best = 2;
     int w = -1;
     for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k) {
@@ -515,15 +562,15 @@ static void hull_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
 
 /* Feature of x along the frame direction dir when the face path did not apply:
  * a line (edge, segment, side line) nearly perpendicular to dir, else the
- * support point, marked flat when it stands for a face normal to dir. */
-static void line_or_point(const posed *x, mk_vec3 dir, line_feature *lf)
+ * support point, marked flat when it stands for a face normal to dir. f is
+ * best_face(x, dir), which the face path already computed. */
+static void line_or_point(const posed *x, mk_vec3 dir, face_pick f, line_feature *lf)
 {
     const mk_shape *s = x->s;
     mk_vec3 d = dir_to_local(x, dir);
     const mk_real sl = sin(MK_MF_LINE_ANGLE);
     /* Exactly facing dir, the support is a whole face (a box corner or a
      * cap's centre stands for it); tilted further, it is a unique point. */
-    face_pick f = best_face(x, dir);
     if (f.face >= 0 && f.align >= cos(MK_MF_NORMAL_CHECK)) {
         set_point(x, shape_support(s, d, NULL), f.face, 0xFF, lf);
         lf->flat = 1;
@@ -534,7 +581,7 @@ static void line_or_point(const posed *x, mk_vec3 dir, line_feature *lf)
         box_line_or_point(x, d, lf);
         return;
     case MK_SHAPE_HULL:
-        hull_line_or_point(x, d, lf);
+        hull_line_or_point(x, d, f.vertex, lf);
         return;
     case MK_SHAPE_CAPSULE:
         if (fabs(d.z) <= sl) {
@@ -927,10 +974,13 @@ static int face_contact_complete(const mf_ctx *c, const posed *is, mk_vec3 ref_n
 
 /* Face contacts when A or B has a face aligned with the normal. Returns 0 when
  * neither has one or the face does not hold the contact. *n_out: the reference
- * normal oriented A to B. */
-static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out)
+ * normal oriented A to B. fa, fb: the best faces of A along n and of B along
+ * -n (computed first, whatever the outcome; the line path reuses them). */
+static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out, face_pick *fa_out, face_pick *fb_out)
 {
     face_pick fa = best_face(&c->a, c->n), fb = best_face(&c->b, v3_neg(c->n));
+    *fa_out = fa;
+    *fb_out = fb;
     const mk_real cmin = cos(MK_MF_FACE_ANGLE);
     int use_a = fa.face >= 0 && fa.align >= cmin, use_b = fb.face >= 0 && fb.align >= cmin;
     if (!use_a && !use_b)
@@ -1068,12 +1118,13 @@ static mk_real support_sensitivity(const posed *x, mk_vec3 dir)
 
 /* Contacts without a reference face: line against line, else a single point
  * anchored on the shape whose feature is a unique point (of two points, the
- * one less sensitive to the normal). */
-static void line_contacts(const mf_ctx *c, cand_list *l)
+ * one less sensitive to the normal). face_a, face_b: best_face of A along n
+ * and of B along -n, from face_contacts. */
+static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, cand_list *l)
 {
     line_feature fa, fb;
-    line_or_point(&c->a, c->n, &fa);
-    line_or_point(&c->b, v3_neg(c->n), &fb);
+    line_or_point(&c->a, c->n, face_a, &fa);
+    line_or_point(&c->b, v3_neg(c->n), face_b, &fb);
     const mk_vec3 n = c->n;
     int point_a = fa.count == 1 && !fa.flat, point_b = fb.count == 1 && !fb.flat;
     if (point_a && point_b) {
@@ -1308,13 +1359,6 @@ static mk_status validate(const mk_pair *pair, mk_vec3 normal, mk_real signed_di
     return MK_OK;
 }
 
-static void clear(mk_manifold *out, mk_vec3 normal)
-{
-    mk_manifold z = {0};
-    z.normal = normal;
-    *out = z;
-}
-
 /* Shared by both entry points: up to cap points into pts, the world normal
  * into *n_world, the count into *count_out (0 with any error status). */
 static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
@@ -1350,10 +1394,11 @@ static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real sig
     cand_list l;
     l.count = 0;
     mk_vec3 n_out = c.n;
-    if (!face_contacts(&c, &l, &n_out) || l.count == 0) {
+    face_pick fa, fb;
+    if (!face_contacts(&c, &l, &n_out, &fa, &fb) || l.count == 0) {
         n_out = c.n;
         l.count = 0;
-        line_contacts(&c, &l);
+        line_contacts(&c, fa, fb, &l);
     }
 
     /* Rounded shapes: move to the surfaces, then drop the far points. */
@@ -1412,14 +1457,13 @@ mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signe
 {
     if (!out)
         return MK_INVALID_INPUT;
-    mk_manifold_point pts[MK_MANIFOLD_MAX_POINTS];
-    mk_vec3 n;
-    int count;
-    mk_status st = contact_points(pair, normal, signed_distance, settings, MK_MANIFOLD_MAX_POINTS, &n, pts, &count);
-    clear(out, n);
-    for (int q = 0; q < count; ++q)
-        out->points[q] = pts[q];
-    out->count = count;
+    /* Points go straight into out (zeroed once); an error may leave some
+     * written, so they are zeroed again: unused points are always zero. */
+    memset(out, 0, sizeof *out);
+    mk_status st = contact_points(pair, normal, signed_distance, settings, MK_MANIFOLD_MAX_POINTS, &out->normal,
+                                  out->points, &out->count);
+    if (st != MK_OK)
+        memset(out->points, 0, sizeof out->points);
     return st;
 }
 

@@ -43,6 +43,14 @@ typedef struct mk_hull {
     const int *face_vertices;    /* counter-clockwise seen from outside */
     const mk_vec3 *face_normals; /* unit outward normals */
     const mk_real *face_offsets; /* <n, x> <= offset for all x in the hull */
+    /* Faces through each vertex (the inverse of the face lists), for contact
+     * manifolds: faces incident to vertex v are
+     * vert_faces[vert_face_start[v] .. vert_face_start[v+1]), in increasing
+     * face index. mk_hull_create fills them; a hand-built hull may leave both
+     * NULL, and the manifold then scans every face's vertex list instead
+     * (same result, slower). */
+    const int *vert_face_start;  /* num_vertices + 1 offsets into vert_faces */
+    const int *vert_faces;
     mk_vec3 aabb_min, aabb_max;  /* local bounding box */
     mk_vec3 centroid;            /* volume centroid (interior point) */
     mk_real inradius;            /* radius of the largest ball about centroid inside the hull */
@@ -55,6 +63,13 @@ typedef struct mk_hull {
      * 2 sqrt(num_vertices), from 8 to 32. */
     int start_res;
     const int *start_vertex;
+    /* The vertices again as three coordinate arrays (x, y, z of vertex v at
+     * vertex_x[v], ...), for the linear support scan, which reads them two
+     * at a time. mk_hull_create fills them; a hand-built hull may leave them
+     * NULL (vertex_x NULL: the scan reads `vertices`, with the same answer). */
+    const mk_real *vertex_x;
+    const mk_real *vertex_y;
+    const mk_real *vertex_z;
 } mk_hull;
 
 /* Hulls with at most this many vertices use a linear scan for support (faster
