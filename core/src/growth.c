@@ -263,7 +263,7 @@ typedef struct ctx {
 
 /* Point of D' farthest along the unit normal n (eq. 11): s = (a - c_A) - (b - c_B)
  * with a = s_A(n) and b = s_B(-n) on the rounded shapes (A's frame). */
-static inline mk_vec3 support(ctx *c, mk_vec3 n, mk_vec3 *pa, mk_vec3 *pb)
+static inline __attribute__((always_inline)) mk_vec3 support(ctx *c, mk_vec3 n, mk_vec3 *pa, mk_vec3 *pb)
 {
     mk_vec3 a = shape_support(c->a, n, &c->hint_a);
     mk_vec3 bl = shape_support(c->b, m3_tmul(&c->R, v3_neg(n)), &c->hint_b);
@@ -290,47 +290,23 @@ typedef struct basis {
     mk_real np;        /* <n, p> */
     mk_real tl;        /* lower bound t_L = h / <n, p> */
     mk_real spread;    /* rounding of the plane: max |<n, w_i> - h| */
+    int drop;          /* 2D projection of the plane (proj_for(n)) */
 } basis;
 
-/* Projection of a point of the basis plane to 2D, dropping the coordinate
- * where the plane normal is largest (the projection that keeps the most area). */
-typedef struct proj2 {
-    int drop;
-} proj2;
-
-static inline proj2 proj_for(mk_vec3 n)
+/* Projection of the basis plane to 2D: drop the coordinate where the plane
+ * normal is largest (the projection that keeps the most area). 0, 1, 2 drop x,
+ * y, z and keep (y, z), (z, x), (x, y). */
+static inline int proj_for(mk_vec3 n)
 {
     mk_real ax = fabs(n.x), ay = fabs(n.y), az = fabs(n.z);
-    proj2 pr = {ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2};
-    return pr;
+    return ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2;
 }
 
-static inline void project(proj2 pr, mk_vec3 v, mk_real *x, mk_real *y)
+/* Signed areas of (q, w1, w2), (w0, q, w2), (w0, w1, q) in 2D, differences taken
+ * at q; returns their sum. */
+static inline mk_real areas2(mk_real qx, mk_real qy, mk_real x0, mk_real y0, mk_real x1, mk_real y1, mk_real x2,
+                             mk_real y2, mk_real area[3])
 {
-    if (pr.drop == 0) {
-        *x = v.y;
-        *y = v.z;
-    } else if (pr.drop == 1) {
-        *x = v.z;
-        *y = v.x;
-    } else {
-        *x = v.x;
-        *y = v.y;
-    }
-}
-
-/* Signed areas of the sub-triangles (q, w1, w2), (w0, q, w2), (w0, w1, q) in the
- * projection: proportional to the barycentric coordinates of q in the triangle
- * (q in its plane), with their sum the triangle's own area (the signed-volume
- * method of Montanari et al., as Sec. III-F2 asks). Differences are taken at q
- * so that a small triangle far from the origin keeps its precision. */
-static inline mk_real signed_areas(proj2 pr, mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, mk_vec3 q, mk_real area[3])
-{
-    mk_real qx, qy, x0, y0, x1, y1, x2, y2;
-    project(pr, q, &qx, &qy);
-    project(pr, w0, &x0, &y0);
-    project(pr, w1, &x1, &y1);
-    project(pr, w2, &x2, &y2);
     x0 -= qx;
     y0 -= qy;
     x1 -= qx;
@@ -343,11 +319,26 @@ static inline mk_real signed_areas(proj2 pr, mk_vec3 w0, mk_vec3 w1, mk_vec3 w2,
     return area[0] + area[1] + area[2];
 }
 
+/* Signed areas of the sub-triangles (q, w1, w2), (w0, q, w2), (w0, w1, q) in the
+ * projection `drop`: proportional to the barycentric coordinates of q in the
+ * triangle (q in its plane), with their sum the triangle's own area (the
+ * signed-volume method of Montanari et al., as Sec. III-F2 asks). Differences
+ * are taken at q so that a small triangle far from the origin keeps its
+ * precision. One branch on the projection, then straight-line arithmetic. */
+static inline mk_real signed_areas(int drop, mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, mk_vec3 q, mk_real area[3])
+{
+    if (drop == 0)
+        return areas2(q.y, q.z, w0.y, w0.z, w1.y, w1.z, w2.y, w2.z, area);
+    if (drop == 1)
+        return areas2(q.z, q.x, w0.z, w0.x, w1.z, w1.x, w2.z, w2.x, area);
+    return areas2(q.x, q.y, w0.x, w0.y, w1.x, w1.y, w2.x, w2.y, area);
+}
+
 /* Barycentric coordinates of q in the triangle; 0 when it has no area. */
-static inline int barycentric(mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, mk_vec3 n, mk_vec3 q, mk_real out[3])
+static inline int barycentric(mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, int drop, mk_vec3 q, mk_real out[3])
 {
     mk_real area[3];
-    mk_real sum = signed_areas(proj_for(n), w0, w1, w2, q, area);
+    mk_real sum = signed_areas(drop, w0, w1, w2, q, area);
     if (!(fabs(sum) > 0) || !isfinite(sum))
         return 0;
     mk_real inv = 1 / sum;
@@ -363,6 +354,7 @@ typedef struct plane {
     mk_vec3 n;
     mk_real h, np, tl, spread;
     mk_real lambda[3];
+    int drop; /* its 2D projection (proj_for) */
 } plane;
 
 /* Returns 0 when the triangle has no normal or the ray does not cross its plane
@@ -394,8 +386,10 @@ static inline int triangle_plane(mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, mk_vec3 p, 
     if (!(np > 0) || !(h > 0))
         return 0;
     mk_real tl = h / np;
-    if (!isfinite(tl) || !barycentric(w0, w1, w2, n, v3_scale(p, tl), pl->lambda))
+    const int drop = proj_for(n);
+    if (!isfinite(tl) || !barycentric(w0, w1, w2, drop, v3_scale(p, tl), pl->lambda))
         return 0;
+    pl->drop = drop;
     pl->n = n;
     pl->h = h;
     pl->np = np;
@@ -432,6 +426,7 @@ static void init_basis(basis *B, const ctx *c, mk_real p_len, mk_vec3 frame[3])
     B->np = p_len;
     B->tl = B->h / p_len;
     B->spread = 0;
+    B->drop = proj_for(u);
     frame[0] = u;
     frame[1] = e1;
     frame[2] = e2;
@@ -455,7 +450,7 @@ static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_real hs, mk_vec3 a, mk_vec3 
      * area_j / sum (Sec. III-F2). Only their signs and the ratios
      * lambda_j / alpha_j matter, so compare cross-multiplied, without dividing. */
     mk_real area[3];
-    mk_real sum = signed_areas(proj_for(B->n), B->w[0], B->w[1], B->w[2], v3_scale(s, B->h / hs), area);
+    mk_real sum = signed_areas(B->drop, B->w[0], B->w[1], B->w[2], v3_scale(s, B->h / hs), area);
     if (!(fabs(sum) > 0) || !isfinite(sum))
         return 0;
     int out = -1;
@@ -474,10 +469,8 @@ static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_real hs, mk_vec3 a, mk_vec3 
     }
     if (out < 0)
         return 0;
-    mk_vec3 w[3] = {B->w[0], B->w[1], B->w[2]};
-    w[out] = s;
     plane pl;
-    if (!triangle_plane(w[0], w[1], w[2], p, &pl))
+    if (!triangle_plane(out == 0 ? s : B->w[0], out == 1 ? s : B->w[1], out == 2 ? s : B->w[2], p, &pl))
         return 0;
     B->w[out] = s;
     B->a[out] = a;
@@ -488,6 +481,7 @@ static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_real hs, mk_vec3 a, mk_vec3 
     B->np = pl.np;
     B->tl = pl.tl;
     B->spread = pl.spread;
+    B->drop = pl.drop;
     B->lambda[0] = pl.lambda[0];
     B->lambda[1] = pl.lambda[1];
     B->lambda[2] = pl.lambda[2];
@@ -586,6 +580,85 @@ typedef struct run {
     outcome out;
 } run;
 
+/* Alg. 3's loop from the initial (or warm) basis in r->B; returns the number of
+ * support calls. `smooth` (a constant at each call site) enables secant steps. */
+static inline __attribute__((always_inline)) int iterate(ctx *c, const mk_growth_settings *st, int boolean, run *r,
+                                                         secant *sc, const int smooth)
+{
+    basis *B = &r->B;
+    const mk_real tol = st->tolerance;
+    int k, fallback = 0;
+    for (k = 0; k < st->max_iterations; ++k) {
+        /* Support direction: the secant step when the fit allows it (and the
+         * last secant step made progress), else the basis normal (Alg. 2). */
+        mk_vec3 n = B->n;
+        const int sec = smooth && !fallback && secant_direction(sc, &n);
+        if (!sec)
+            n = B->n;
+        mk_vec3 pa, pb;
+        mk_vec3 s = support(c, n, &pa, &pb);
+        /* Outer approximation update (22). A support point that is not finite
+         * (a user callback's) makes t not finite: n is a unit vector, so some
+         * component multiplies an infinity or NaN by a nonzero number or an
+         * infinity by zero. */
+        const mk_real hn = v3_dot(n, s);
+        mk_real t = hn / (sec ? v3_dot(n, c->p) : B->np);
+        if (!isfinite(t)) {
+            r->out = RUN_BAD;
+            break;
+        }
+        if (t < r->tu) {
+            r->tu = t;
+            r->nu = n;
+            r->hu_a = v3_dot(n, pa);
+            r->hu_b = v3_dot(n, pb);
+        }
+        if (boolean && r->tu < 1) {
+            r->out = RUN_SEPARATED;
+            ++k;
+            break;
+        }
+        if (r->tu - B->tl <= tol * B->tl) {
+            r->out = RUN_CONVERGED;
+            ++k;
+            break;
+        }
+        if (smooth)
+            secant_push(sc, n, s, pa, pb);
+        /* Inner approximation update. No pivot along the basis normal means no
+         * progress is possible in floating point: the bracket is as tight as it
+         * gets. After a secant step, fall back to the basis normal. */
+        if (!pivot(B, c->p, s, sec ? v3_dot(B->n, s) : hn, pa, pb, 6 + k)) {
+            if (sec) {
+                fallback = 1;
+                continue;
+            }
+            r->out = RUN_CONVERGED;
+            ++k;
+            break;
+        }
+        fallback = 0;
+        if (boolean && B->tl > 1) {
+            r->out = RUN_OVERLAP;
+            ++k;
+            break;
+        }
+        /* The new inner bound may meet an outer bound found earlier. */
+        if (r->tu - B->tl <= tol * B->tl) {
+            r->out = RUN_CONVERGED;
+            ++k;
+            break;
+        }
+    }
+    return k;
+}
+
+static __attribute__((noinline)) int iterate_smooth(ctx *c, const mk_growth_settings *st, int boolean, run *r,
+                                                    secant *sc)
+{
+    return iterate(c, st, boolean, r, sc, 1);
+}
+
 /* Alg. 3 (with the Boolean exits of Sec. III-F4 when `boolean`). */
 static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *warm, int boolean, mk_real p_len,
                   run *r, secant *sc)
@@ -631,71 +704,10 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
         return;
     }
 
-    const mk_real tol = st->tolerance;
-    int k, fallback = 0;
-    for (k = 0; k < st->max_iterations; ++k) {
-        /* Support direction: the secant step when the fit allows it (and the
-         * last secant step made progress), else the basis normal (Alg. 2). */
-        mk_vec3 n = B->n;
-        const int sec = c->smooth && !fallback && secant_direction(sc, &n);
-        if (!sec)
-            n = B->n;
-        mk_vec3 pa, pb;
-        mk_vec3 s = support(c, n, &pa, &pb);
-        /* Outer approximation update (22). A support point that is not finite
-         * (a user callback's) makes t not finite: n is a unit vector, so some
-         * component multiplies an infinity or NaN by a nonzero number or an
-         * infinity by zero. */
-        const mk_real hn = v3_dot(n, s);
-        mk_real t = hn / (sec ? v3_dot(n, c->p) : B->np);
-        if (!isfinite(t)) {
-            r->out = RUN_BAD;
-            break;
-        }
-        if (t < r->tu) {
-            r->tu = t;
-            r->nu = n;
-            r->hu_a = v3_dot(n, pa);
-            r->hu_b = v3_dot(n, pb);
-        }
-        if (boolean && r->tu < 1) {
-            r->out = RUN_SEPARATED;
-            ++k;
-            break;
-        }
-        if (r->tu - B->tl <= tol * B->tl) {
-            r->out = RUN_CONVERGED;
-            ++k;
-            break;
-        }
-        if (c->smooth)
-            secant_push(sc, n, s, pa, pb);
-        /* Inner approximation update. No pivot along the basis normal means no
-         * progress is possible in floating point: the bracket is as tight as it
-         * gets. After a secant step, fall back to the basis normal. */
-        if (!pivot(B, c->p, s, sec ? v3_dot(B->n, s) : hn, pa, pb, 6 + k)) {
-            if (sec) {
-                fallback = 1;
-                continue;
-            }
-            r->out = RUN_CONVERGED;
-            ++k;
-            break;
-        }
-        fallback = 0;
-        if (boolean && B->tl > 1) {
-            r->out = RUN_OVERLAP;
-            ++k;
-            break;
-        }
-        /* The new inner bound may meet an outer bound found earlier. */
-        if (r->tu - B->tl <= tol * B->tl) {
-            r->out = RUN_CONVERGED;
-            ++k;
-            break;
-        }
-    }
-    r->iterations = k;
+    /* The loop, compiled twice: the paper's Alg. 3 as is, and with secant
+     * steps for smooth pairs (out of line, so that the common loop keeps its
+     * registers). */
+    r->iterations = c->smooth ? iterate_smooth(c, st, boolean, r, sc) : iterate(c, st, boolean, r, sc, 0);
 }
 
 /* ------------------------------------------------------------ entry points */
