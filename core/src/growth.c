@@ -439,8 +439,9 @@ static void init_basis(basis *B, const ctx *c, mk_real p_len, mk_vec3 frame[3])
  * plane (scaling p and s leaves the argmin alone, Sec. III-F2); ties go to the
  * smallest entry index (Bland). Returns 0 (basis unchanged) when s does not
  * enter or the new basis would be numerically degenerate. */
-static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_real hs, mk_vec3 a, mk_vec3 b, int id)
+static int pivot(basis *B, const mk_vec3 *pp, const mk_vec3 *sp, mk_real hs, const mk_vec3 *a, const mk_vec3 *b, int id)
 {
+    const mk_vec3 p = *pp, s = *sp;
     /* Beyond the plane by more than its own rounding (the scatter of <n, w_i>
      * about h): otherwise the support point is, in floating point, already in the
      * basis and no pivot can make progress. hs = <n, s>. */
@@ -473,8 +474,8 @@ static int pivot(basis *B, mk_vec3 p, mk_vec3 s, mk_real hs, mk_vec3 a, mk_vec3 
     if (!triangle_plane(out == 0 ? s : B->w[0], out == 1 ? s : B->w[1], out == 2 ? s : B->w[2], p, &pl))
         return 0;
     B->w[out] = s;
-    B->a[out] = a;
-    B->b[out] = b;
+    B->a[out] = *a;
+    B->b[out] = *b;
     B->id[out] = id;
     B->n = pl.n;
     B->h = pl.h;
@@ -628,7 +629,7 @@ static inline __attribute__((always_inline)) int iterate(ctx *c, const mk_growth
         /* Inner approximation update. No pivot along the basis normal means no
          * progress is possible in floating point: the bracket is as tight as it
          * gets. After a secant step, fall back to the basis normal. */
-        if (!pivot(B, c->p, s, sec ? v3_dot(B->n, s) : hn, pa, pb, 6 + k)) {
+        if (!pivot(B, &c->p, &s, sec ? v3_dot(B->n, s) : hn, &pa, &pb, 6 + k)) {
             if (sec) {
                 fallback = 1;
                 continue;
@@ -696,7 +697,7 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
             mk_vec3 b = v3_add(m3_mul(&c->R, warm->b[i]), c->t);
             mk_vec3 s = v3_add(v3_sub(a, b), c->p);
             if (v3_finite(s))
-                pivot(B, c->p, s, v3_dot(B->n, s), a, b, 3 + i);
+                pivot(B, &c->p, &s, v3_dot(B->n, s), &a, &b, 3 + i);
         }
     }
     if (boolean && B->tl > 1) {
