@@ -18,6 +18,13 @@
  *     shapes (eq. 31) enter as extra columns after initialisation (Sec. III-F3).
  *   - Boolean: stop once t_L > 1 or t_U < 1 (Sec. III-F4).
  * Everything runs in A's local frame; B is carried by its pose relative to A. */
+/* GCC's SLP vectorizer packs pairs of the scalar vector arithmetic here into SSE
+ * registers (unpcklpd) and reads back halves of packed stores: the same
+ * instruction count, but on the hull-240 bench ~10% slower in wall clock than
+ * plain scalar code (measured, AMD EPYC). Off for this file. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
 #include <float.h>
 #include <stddef.h>
 #include <minkowski/growth.h>
