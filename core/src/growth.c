@@ -382,12 +382,12 @@ static inline int triangle_plane(mk_vec3 w0, mk_vec3 w1, mk_vec3 w2, mk_vec3 p, 
     mk_real len = v3_len(N);
     if (!(len > 0) || !isfinite(len))
         return 0;
-    mk_vec3 n = v3_scale(N, 1 / len);
-    mk_real np = v3_dot(n, p);
-    if (np < 0) {
-        n = v3_neg(n);
-        np = -np;
-    }
+    /* Orient towards p without a branch (the vertex order, hence the sign of
+     * N, is arbitrary after pivots: a branch here is a coin flip). */
+    const mk_real npr = v3_dot(N, p);
+    const mk_real inv = copysign(1 / len, npr);
+    const mk_vec3 n = v3_scale(N, inv);
+    const mk_real np = npr * inv;
     mk_real h0 = v3_dot(n, w0), h1 = v3_dot(n, w1), h2 = v3_dot(n, w2);
     mk_real h = (h0 + h1 + h2) * (1.0 / 3);
     if (!(np > 0) || !(h > 0))
