@@ -3,6 +3,13 @@
  * same pairs. Prints a table; speed is measured, never asserted.
  *
  *     mk_growth_bench [--pairs N] [--runs R] [--seed S] [--quick] [--only DATASET]
+ *     mk_growth_bench --calls K [--method cold|warm|bool] [--only DATASET]
+ *
+ * The second form times nothing: it calls the method K times on every pair, for
+ * instruction counts under valgrind (cachegrind "I refs" at two K, difference
+ * over the difference of calls = instructions per call):
+ *     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+ *         mk_growth_bench --pairs 200 --only boxes --calls 5
  *
  * Datasets (generated here, fixed seed):
  *   ellipsoids  semi-axes uniform in [0.05, 0.5] m

@@ -17,6 +17,11 @@
  *   - Warm start: the previous optimal basis' support points moved with their
  *     shapes (eq. 31) enter as extra columns after initialisation (Sec. III-F3).
  *   - Boolean: stop once t_L > 1 or t_U < 1 (Sec. III-F4).
+ *   - Ours, not the paper's: on pairs of spheres and ellipsoids the support
+ *     direction is a secant step on the support map (see "secant direction")
+ *     instead of the basis normal, which converges only linearly there; the
+ *     bracket stays certified whatever the direction. Their warm start seeds
+ *     the secant with the cached last samples instead of basis columns.
  * Everything runs in A's local frame; B is carried by its pose relative to A. */
 /* GCC's SLP vectorizer packs pairs of the scalar vector arithmetic here into SSE
  * registers (unpcklpd) and reads back halves of packed stores: the same
