@@ -3,6 +3,13 @@
  * same pairs. Prints a table; speed is measured, never asserted.
  *
  *     mk_growth_bench [--pairs N] [--runs R] [--seed S] [--quick] [--only DATASET]
+ *     mk_growth_bench --calls K [--method cold|warm|bool] [--only DATASET]
+ *
+ * The second form times nothing: it calls the method K times on every pair, for
+ * instruction counts under valgrind (cachegrind "I refs" at two K, difference
+ * over the difference of calls = instructions per call):
+ *     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+ *         mk_growth_bench --pairs 200 --only boxes --calls 5
  *
  * Datasets (generated here, fixed seed):
  *   ellipsoids  semi-axes uniform in [0.05, 0.5] m
@@ -43,6 +50,8 @@ typedef struct options {
     int pairs, runs;
     uint64_t seed;
     const char *only; /* one dataset (ellipsoids, boxes, hull-240, 2d), or NULL for all */
+    int calls;        /* > 0: instruction-count mode, each pair called this many times untimed */
+    const char *method; /* that mode's method: cold, warm or bool */
 } options;
 
 /* ------------------------------------------------------------ random numbers */
@@ -256,6 +265,27 @@ static void bench_2d(rng *r, const options *o);
 /* ------------------------------------------------------------ main */
 
 
+/* Instruction-count mode: every dataset generated as in the table (so the pairs
+ * are the same), the chosen one (--only) or all called o->calls times per pair,
+ * no clock. Prints the mean iterations per call. */
+static int count_mode(const options *o, rng *r, mk_hull *const *pool, problem *probs)
+{
+    method m = !strcmp(o->method, "warm") ? M_WARM : !strcmp(o->method, "bool") ? M_BOOL : M_COLD;
+    for (int ds = 0; ds < DS_COUNT; ++ds) {
+        for (int i = 0; i < o->pairs; ++i)
+            make_problem(r, (dataset)ds, pool, &probs[i]);
+        if (o->only && strcmp(o->only, DS_NAME[ds]))
+            continue;
+        double its = 0;
+        for (int i = 0; i < o->pairs; ++i)
+            for (int k = 0; k < o->calls; ++k)
+                its += call(&probs[i], m);
+        printf("%s %s: %d pairs x %d calls, %.2f iterations per call\n", DS_NAME[ds], M_NAME[m], o->pairs, o->calls,
+               its / ((double)o->pairs * o->calls));
+    }
+    return 0;
+}
+
 static void usage(void)
 {
     printf("usage: mk_growth_bench [--pairs N] [--runs R] [--seed S] [--quick]\n"
@@ -263,12 +293,15 @@ static void usage(void)
            "  --runs R   timing blocks per problem and method, median taken (default 7)\n"
            "  --seed S   dataset seed (default 6)\n"
            "  --quick    100 pairs, 5 runs\n"
-           "  --only D   only dataset D: ellipsoids, boxes, hull-240 or 2d (for profiling)\n");
+           "  --only D   only dataset D: ellipsoids, boxes, hull-240 or 2d (for profiling)\n"
+           "  --calls K  no timing: call --method on every pair K times (for valgrind instruction counts;\n"
+           "             instructions per call = difference of two K over the difference of calls)\n"
+           "  --method M cold (default), warm or bool, with --calls\n");
 }
 
 int main(int argc, char **argv)
 {
-    options o = {1000, 7, 6, NULL};
+    options o = {1000, 7, 6, NULL, 0, "cold"};
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
             o.pairs = atoi(argv[++i]);
@@ -278,6 +311,10 @@ int main(int argc, char **argv)
             o.seed = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             o.only = argv[++i];
+        else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
+            o.calls = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--method") && i + 1 < argc)
+            o.method = argv[++i];
         else if (!strcmp(argv[i], "--quick")) {
             o.pairs = 100;
             o.runs = 5;
@@ -310,6 +347,9 @@ int main(int argc, char **argv)
         }
     if (!probs || !block)
         return 1;
+
+    if (o.calls > 0)
+        return count_mode(&o, &r, pool, probs);
 
     printf("mk_growth_bench: %d pairs per dataset, %d runs, seed %llu; hull-240 pool: %d hulls, %.1f vertices "
            "on average\n",

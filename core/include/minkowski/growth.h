@@ -62,10 +62,15 @@ MK_API mk_growth_settings mk_growth_default_settings(void);
  * approximation, each kept on its own shape (local frames), so they stay points
  * of D' after any motion and re-enter as the first columns of the Simplex update.
  * Zero it (= {0}) for a cold start; every successful query rewrites it. The
- * Boolean query reads and writes the same cache. */
+ * Boolean query reads and writes the same cache. For pairs of spheres and
+ * ellipsoids (secant steps, see growth.c) it holds instead the last `samples`
+ * support calls, each as its direction and its points, which seed the secant
+ * fit at the new pose (a Newton step with the previous Jacobian). */
 typedef struct mk_growth_cache {
     mk_vec3 a[3];   /* points of A, A's local frame */
     mk_vec3 b[3];   /* points of B, B's local frame */
+    mk_vec3 n[3];   /* with samples > 0: the support directions, A's local frame */
+    int samples;    /* 0: a, b are the basis; 1-3: a, b, n are support samples, newest first */
     int hint_a;     /* last support vertex of hull A (hill-climbing start) */
     int hint_b;
     int valid;
