@@ -24,6 +24,10 @@
  * Warm start: the cache of a converged query at the pose, then B moved by 1% of
  * its size (translation 0.01 * R_B along a random direction, rotation about
  * 0.01 rad about a random axis) and queried from that cache.
+ * Accuracy (one line per dataset, every pair, exit status 1 on any failure):
+ * cold and warm brackets within the tolerance and equal to it, and sigma
+ * checked independently: the shapes scaled by sigma (1 -+ 1e-5) about their
+ * centres must be apart / overlap by our GJK Boolean on scaled callback shapes.
  *
  * Timing: CLOCK_MONOTONIC. Per pair, a block of `reps` identical calls (reps
  * chosen so a block lasts at least ~2 us), `runs` blocks interleaved across the
@@ -256,6 +260,85 @@ static double quantile(double *v, int n, double q)
     return v[i];
 }
 
+/* ------------------------------------------------------------ accuracy */
+
+/* A shape scaled by k about its frame origin, through a user support callback
+ * (the datasets have no rounding, so the core is the whole shape). */
+typedef struct scaled {
+    const mk_shape *s;
+    double k;
+} scaled;
+
+static mk_vec3 scaled_support(const void *data, mk_vec3 d)
+{
+    const scaled *sc = data;
+    mk_vec3 v = mk_shape_support(sc->s, d, NULL);
+    return (mk_vec3){sc->k * v.x, sc->k * v.y, sc->k * v.z};
+}
+
+/* Do A and B scaled by k about their frame origins intersect? Our GJK Boolean
+ * on callback shapes (no hull tables, no growth code involved): 1 yes, 0 no,
+ * -1 no answer. */
+static int scaled_overlap(const problem *p, double k)
+{
+    scaled sa = {&p->a, k}, sb = {&p->b, k};
+    mk_vec3 lo, hi;
+    mk_shape a, b;
+    mk_shape_local_aabb(&p->a, &lo, &hi);
+    mk_shape_user(&a, scaled_support, &sa, (mk_vec3){k * lo.x, k * lo.y, k * lo.z}, (mk_vec3){k * hi.x, k * hi.y, k * hi.z}, 0);
+    mk_shape_local_aabb(&p->b, &lo, &hi);
+    mk_shape_user(&b, scaled_support, &sb, (mk_vec3){k * lo.x, k * lo.y, k * lo.z}, (mk_vec3){k * hi.x, k * hi.y, k * hi.z}, 0);
+    mk_pair pair = {&a, p->xa, &b, p->xb_moved};
+    /* A relative gap tolerance: the default absolute one (1e-8 m^2) cannot
+     * certify a separation of a few micrometres. */
+    mk_gjk_settings gs = mk_gjk_default_settings();
+    gs.variant = MK_GJK_VANILLA;
+    gs.relative_tolerance = 1;
+    gs.tolerance = 1e-12;
+    gs.max_iterations = 1000;
+    mk_gjk_intersect_result r;
+    mk_status st = mk_gjk_intersect(&pair, &gs, NULL, &r);
+    return st == MK_GJK_INTERSECTING ? 1 : st == MK_GJK_SEPARATED ? 0 : -1;
+}
+
+/* "Exact to the tolerance", checked on every pair of the dataset at the timed
+ * pose: cold and warm status and bracket (lower <= sigma <= upper, relative
+ * width within the tolerance), warm == cold to twice the tolerance, and an
+ * independent check of sigma: the shapes scaled by sigma (1 - 1e-5) must be
+ * apart and by sigma (1 + 1e-5) must overlap (our GJK Boolean on scaled
+ * callback shapes; 1e-5 of a 0.05-0.5 m shape is 0.5-5 um, far above GJK's
+ * Boolean resolution). Prints one line; returns the number of failures. */
+static int check_accuracy(const problem *probs, int n, const char *name)
+{
+    const double tol = mk_growth_default_settings().tolerance;
+    double worst_gap = 0, worst_warm = 0;
+    int bad = 0, oracle_bad = 0;
+    for (int i = 0; i < n; ++i) {
+        const problem *p = &probs[i];
+        mk_growth_input in = input_of(p, &p->xb_moved);
+        mk_growth_result rc, rw;
+        mk_growth_cache c = p->warm;
+        mk_status sc = mk_growth_distance(&in, NULL, NULL, &rc);
+        mk_status sw = mk_growth_distance(&in, NULL, &c, &rw);
+        int ok = (sc == MK_GJK_SEPARATED || sc == MK_GJK_INTERSECTING) && sw == sc;
+        double gap = (rc.upper_bound - rc.lower_bound) / rc.sigma;
+        double warm = fabs(rw.sigma - rc.sigma) / rc.sigma;
+        ok = ok && rc.lower_bound <= rc.sigma && rc.sigma <= rc.upper_bound && gap <= tol && warm <= 2 * tol;
+        worst_gap = fmax(worst_gap, gap);
+        worst_warm = fmax(worst_warm, warm);
+        bad += !ok;
+        int lo = scaled_overlap(p, rc.sigma * (1 - 1e-5)), hi = scaled_overlap(p, rc.sigma * (1 + 1e-5));
+        if ((lo != 0 || hi != 1) && oracle_bad < 5)
+            printf("  %s pair %d: sigma %.17g, scaled by sigma (1 - 1e-5) overlap %d, by sigma (1 + 1e-5) overlap %d\n",
+                   name, i, rc.sigma, lo, hi);
+        oracle_bad += lo != 0 || hi != 1;
+    }
+    printf("%-11s accuracy: max relative bracket %.1e (tolerance %.1e), warm vs cold %.1e; bracket/status "
+           "failures %d, scaled-shape oracle failures %d of %d\n",
+           name, worst_gap, tol, worst_warm, bad, oracle_bad, n);
+    return bad + oracle_bad;
+}
+
 /* ------------------------------------------------------------ 2D */
 
 /* Cold 2D queries on random 8-gons (vertices on an ellipse with semi-axes in
@@ -360,6 +443,7 @@ int main(int argc, char **argv)
         printf(" %-22s |", M_NAME[m]);
     printf("\n");
 
+    int failures = 0;
     for (int ds = 0; ds < DS_COUNT; ++ds) {
         for (int i = 0; i < o.pairs; ++i)
             make_problem(&r, (dataset)ds, pool, &probs[i]);
@@ -423,6 +507,7 @@ int main(int argc, char **argv)
             free(all);
         }
         printf("\n");
+        failures += check_accuracy(probs, o.pairs, DS_NAME[ds]);
         fflush(stdout);
     }
 
@@ -438,7 +523,9 @@ int main(int argc, char **argv)
     free(probs);
     for (int i = 0; i < HULL_POOL; ++i)
         mk_hull_destroy(pool[i]);
-    return g_sink == 12345.6789 ? 3 : 0;
+    if (failures)
+        printf("\n%d accuracy failures (see the accuracy lines)\n", failures);
+    return g_sink == 12345.6789 ? 3 : failures ? 1 : 0;
 }
 
 typedef struct poly8 {
