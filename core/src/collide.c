@@ -18,22 +18,39 @@ mk_collide_settings mk_collide_default_settings(void)
     return s;
 }
 
-static void empty(mk_manifold *out)
+/* Feature id of a point that is the signed-distance witness pair itself. */
+#define MK_COLLIDE_WITNESS_ID 0x7FFFFFF0u
+
+/* Depth tie of keep_deepest, relative to the smaller shape's half extent:
+ * a little above the manifold's own reduction tie (MK_MF_TIE = 1e-4 in
+ * manifold.c), so a point the reduction kept as deepest within its tie is
+ * never replaced for a rounding-level difference. */
+#define MK_COLLIDE_DEPTH_TIE 1.1e-4
+
+/* The pipeline's points: a patch of some capacity (4 for a manifold). */
+typedef mk_contact_patch_result contact_points;
+
+static void empty(contact_points *out)
 {
-    memset(out, 0, sizeof *out);
+    out->count = 0;
     out->normal = v3(1, 0, 0);
 }
 
-/* Feature id of a point that is the signed-distance witness pair itself. */
-#define MK_COLLIDE_WITNESS_ID 0x7FFFFFF0u
+static mk_real half_extent(const mk_shape *s)
+{
+    mk_vec3 lo, hi;
+    mk_shape_local_aabb(s, &lo, &hi);
+    return 0.5 * v3_max_abs(v3_sub(hi, lo));
+}
 
 /* The manifold's points are features of the reference face; on some curved
  * pairs none of them reaches the true signed distance (measured on random
  * cylinder/cone vs hull pairs: up to 1.9 mm short of 6.3 mm). The engine must
- * see the true depth, so when the deepest point falls short by more than a
- * micrometre-scale tolerance, the exact witness pair joins the manifold, in
- * place of its shallowest point when it is full. */
-static void keep_deepest(mk_manifold *m, mk_vec3 pa, mk_vec3 pb, mk_real distance)
+ * see the true depth, so when the deepest point falls short, the exact witness
+ * pair joins the points: by more than a micrometre-scale tolerance when there
+ * is room, by more than the depth tie (MK_COLLIDE_DEPTH_TIE x the smaller
+ * shape's size, the reduction's own) in place of the shallowest when full. */
+static void keep_deepest(contact_points *m, int cap, mk_real tie, mk_vec3 pa, mk_vec3 pb, mk_real distance)
 {
     if (m->count == 0)
         return;
@@ -45,9 +62,11 @@ static void keep_deepest(mk_manifold *m, mk_vec3 pa, mk_vec3 pb, mk_real distanc
         if (m->points[i].separation > m->points[shallow].separation)
             shallow = i;
     }
-    if (deepest <= distance + 1e-6 * (1 + fabs(distance)))
+    /* Adding a point costs nothing; replacing one the reduction chose needs
+     * more than a tie-level difference. */
+    if (deepest <= distance + (m->count < cap ? 1e-6 * (1 + fabs(distance)) : tie))
         return;
-    int slot = m->count < MK_MANIFOLD_MAX_POINTS ? m->count++ : shallow;
+    int slot = m->count < cap ? m->count++ : shallow;
     mk_manifold_point *p = &m->points[slot];
     p->point_a = pa;
     p->point_b = pb;
@@ -55,6 +74,37 @@ static void keep_deepest(mk_manifold *m, mk_vec3 pa, mk_vec3 pb, mk_real distanc
     p->separation = distance;
     p->depth = -distance;
     p->id = MK_COLLIDE_WITNESS_ID;
+}
+
+static mk_real depth_tie(const mk_pair *pair)
+{
+    mk_real ea = half_extent(pair->a), eb = half_extent(pair->b);
+    return MK_COLLIDE_DEPTH_TIE * (ea < eb ? ea : eb);
+}
+
+/* Contact points on a normal and signed distance: the manifold (cap 4) or
+ * the patch (cap 5 .. 8), then the witness when no point reaches the depth. */
+static mk_status make_points(const mk_pair *pair, mk_vec3 normal, mk_real distance, mk_vec3 pa, mk_vec3 pb,
+                             mk_real spec, int cap, contact_points *out)
+{
+    mk_manifold_settings ms = mk_manifold_default_settings();
+    ms.speculative_distance = spec;
+    mk_status mst;
+    if (cap > MK_MANIFOLD_MAX_POINTS) {
+        mst = mk_contact_patch(pair, normal, distance, &ms, cap, out);
+    } else {
+        mk_manifold m;
+        mst = mk_contact_manifold(pair, normal, distance, &ms, &m);
+        out->count = m.count;
+        out->normal = m.normal;
+        memcpy(out->points, m.points, sizeof m.points);
+    }
+    if (mst != MK_OK) {
+        empty(out);
+        return mst;
+    }
+    keep_deepest(out, cap, depth_tie(pair), pa, pb, distance);
+    return MK_OK;
 }
 
 /* A proof that the pair stood apart beyond the speculative distance: along
@@ -76,29 +126,228 @@ static mk_real slack_along(const mk_pair *pair, mk_vec3 n, mk_real spec)
     return bot_b - top_a - spec;
 }
 
-static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
-                              mk_manifold *out, apart *why)
+/* ------------------------------------------------------------ resting-contact shortcut */
+
+/* Tilt of the four support directions around the hinted normal (radians,
+ * about 3 degrees): larger than the turn of a resting body in a step, smaller
+ * than the angle between neighbouring faces of a box or bevelled hull. */
+#define MK_COLLIDE_HINT_TILT 0.05
+
+/* The Minkowski difference D = A - B in A's frame: w = a - b. */
+typedef struct mink {
+    const mk_shape *a, *b;
+    mk_mat3 R;  /* B's rotation in A's frame */
+    mk_vec3 p;  /* B's origin in A's frame */
+    int hint_a, hint_b;
+} mink;
+
+static mk_vec3 mink_support(mink *k, mk_vec3 d, mk_vec3 *pa, mk_vec3 *pb)
 {
-    why->ok = 0;
+    *pa = mk_shape_support(k->a, d, &k->hint_a);
+    *pb = v3_add(m3_mul(&k->R, mk_shape_support(k->b, m3_tmul(&k->R, v3_neg(d)), &k->hint_b)), k->p);
+    return v3_sub(*pa, *pb);
+}
+
+/* Signed distance of an overlapping pair from a hinted normal (A's frame,
+ * unit), certified as EPA certifies its answer: the tetrahedron of support
+ * points {v_i, v_j, v_l, apex} lies inside D, so when it holds the origin its
+ * nearest face distance L is a lower bound on the core depth, and the
+ * triangle normal m gives the upper bound h_D(m) (van den Bergen 2001,
+ * "Proximity queries and penetration depth computation on 3D game objects",
+ * the EPA bounds). Taken only when h_D(m) - L is within the EPA tolerance;
+ * returns 0 (nothing written) otherwise. */
+static int resting_shortcut(const mk_pair *pair, mk_vec3 n, int ref_b, const mk_epa_settings *es, int hint_a,
+                            int hint_b, mk_signed_distance_result *sd)
+{
+    mink k;
+    k.a = pair->a;
+    k.b = pair->b;
+    k.R = m3_tmul_m3(&pair->xf_a.R, &pair->xf_b.R);
+    k.p = m3_tmul(&pair->xf_a.R, v3_sub(pair->xf_b.p, pair->xf_a.p));
+    k.hint_a = hint_a;
+    k.hint_b = hint_b;
+    /* Four supports of the reference shape tilted around n: on its face
+     * whose normal is near n, these are that face's vertices. */
+    mk_vec3 t = fabs(n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
+    mk_vec3 t1 = v3_normalize_or(v3_sub(t, v3_scale(n, v3_dot(t, n))), v3(0, 0, 1));
+    mk_vec3 t2 = v3_cross(n, t1);
+    mk_vec3 v[4], a[4], b[4], fv[4];
+    for (int i = 0; i < 4; ++i) {
+        mk_real phi = 0.4 + 1.5707963267948966 * i;
+        mk_vec3 d = v3_add(n, v3_scale(v3_add(v3_scale(t1, cos(phi)), v3_scale(t2, sin(phi))), MK_COLLIDE_HINT_TILT));
+        fv[i] = ref_b ? v3_add(m3_mul(&k.R, mk_shape_support(k.b, m3_tmul(&k.R, v3_neg(d)), &k.hint_b)), k.p)
+                     : mk_shape_support(k.a, d, &k.hint_a);
+    }
+    /* The face's normal (largest of the four triangles), then the other
+     * shape's support point against it: D's points v = a - b on that face. */
+    mk_vec3 fn = v3(0, 0, 0);
+    for (int q = 0; q < 4; ++q) {
+        mk_vec3 c = v3_cross(v3_sub(fv[(q + 1) & 3], fv[q]), v3_sub(fv[(q + 2) & 3], fv[q]));
+        if (v3_len2(c) > v3_len2(fn))
+            fn = c;
+    }
+    if (!(v3_len2(fn) > 0))
+        return 0;
+    fn = v3_normalize_or(v3_scale(fn, v3_dot(fn, n) >= 0 ? 1 : -1), n);
+    mk_vec3 other = ref_b ? mk_shape_support(k.a, fn, &k.hint_a)
+                          : v3_add(m3_mul(&k.R, mk_shape_support(k.b, m3_tmul(&k.R, v3_neg(fn)), &k.hint_b)), k.p);
+    mk_vec3 u1 = v3_normalize_or(v3_sub(t1, v3_scale(fn, v3_dot(t1, fn))), t1), u2 = v3_cross(fn, u1);
+    mk_real x[4], y[4];
+    for (int i = 0; i < 4; ++i) {
+        a[i] = ref_b ? other : fv[i];
+        b[i] = ref_b ? fv[i] : other;
+        v[i] = v3_sub(a[i], b[i]);
+        x[i] = v3_dot(v[i], u1);
+        y[i] = v3_dot(v[i], u2);
+    }
+    n = fn;
+    /* The triangle of three of them whose projection along the face normal
+     * best surrounds the origin's (largest smallest barycentric coordinate). */
+    static const int tri[4][3] = {{0, 1, 2}, {0, 2, 3}, {0, 1, 3}, {1, 2, 3}};
+    int best = -1;
+    mk_real best_min = 0;
+    for (int q = 0; q < 4; ++q) {
+        int i = tri[q][0], j = tri[q][1], l = tri[q][2];
+        mk_real det = (x[j] - x[i]) * (y[l] - y[i]) - (x[l] - x[i]) * (y[j] - y[i]);
+        if (!(fabs(det) > 0))
+            continue;
+        mk_real bj = ((-x[i]) * (y[l] - y[i]) - (x[l] - x[i]) * (-y[i])) / det;
+        mk_real bl = ((x[j] - x[i]) * (-y[i]) - (-x[i]) * (y[j] - y[i])) / det;
+        mk_real lo = fmin(1 - bj - bl, fmin(bj, bl));
+        if (lo > best_min) {
+            best_min = lo;
+            best = q;
+        }
+    }
+    if (best < 0) {
+        return 0;
+    }
+    const int i0 = tri[best][0], i1 = tri[best][1], i2 = tri[best][2];
+    mk_vec3 m = v3_cross(v3_sub(v[i1], v[i0]), v3_sub(v[i2], v[i0]));
+    mk_real ml = v3_len(m);
+    if (!(ml > 0))
+        return 0;
+    m = v3_scale(m, (v3_dot(m, n) >= 0 ? 1 : -1) / ml);
+    const mk_real face = v3_dot(m, v[i0]); /* origin's distance to the triangle's plane */
+    /* Upper bound: the overlap along m. */
+    mk_vec3 ua, ub;
+    const mk_real upper = v3_dot(m, mink_support(&k, m, &ua, &ub));
+    /* The apex opposite the triangle, then the tetrahedron's side faces. */
+    mk_vec3 xa, xb;
+    const mk_vec3 apex = mink_support(&k, v3_neg(m), &xa, &xb);
+    if (!(face > 0) || !(v3_dot(m, apex) < 0)) {
+        return 0;
+    }
+    mk_real lower = face;
+    const int e[3][3] = {{i0, i1, i2}, {i1, i2, i0}, {i2, i0, i1}};
+    for (int s = 0; s < 3; ++s) {
+        mk_vec3 p0 = v[e[s][0]], p1 = v[e[s][1]], opp = v[e[s][2]];
+        mk_vec3 sn = v3_cross(v3_sub(p1, p0), v3_sub(apex, p0));
+        mk_real sl = v3_len(sn);
+        if (!(sl > 0))
+            return 0;
+        sn = v3_scale(sn, 1 / sl);
+        if (v3_dot(sn, v3_sub(opp, p0)) > 0) /* face outwards, away from the third vertex */
+            sn = v3_neg(sn);
+        lower = fmin(lower, v3_dot(sn, p0));
+    }
+    if (!(lower > 0) || !isfinite(upper))
+        return 0;
+    /* EPA's stopping test (epa.h): upper - lower within the tolerance. */
+    const mk_real r = pair->a->radius + pair->b->radius;
+    const mk_real lo_full = fmin(lower, upper) + r, up_full = upper + r;
+    if (!(up_full - lo_full <= fmax(es->tolerance, es->relative_tolerance * up_full))) {
+        return 0;
+    }
+    /* Witnesses: barycentric coordinates of the origin's projection f m on the
+     * triangle (inside it, or the answer is not this face's). */
+    mk_vec3 e1 = v3_sub(v[i1], v[i0]), e2 = v3_sub(v[i2], v[i0]), f = v3_sub(v3_scale(m, face), v[i0]);
+    mk_real d11 = v3_dot(e1, e1), d12 = v3_dot(e1, e2), d22 = v3_dot(e2, e2);
+    mk_real f1 = v3_dot(f, e1), f2 = v3_dot(f, e2), den = d11 * d22 - d12 * d12;
+    if (!(den > 0))
+        return 0;
+    mk_real l1 = (d22 * f1 - d12 * f2) / den, l2 = (d11 * f2 - d12 * f1) / den, l0 = 1 - l1 - l2;
+    if (!(l0 >= 0 && l1 >= 0 && l2 >= 0)) {
+        return 0;
+    }
+    mk_vec3 core_a = v3_add(v3_add(v3_scale(a[i0], l0), v3_scale(a[i1], l1)), v3_scale(a[i2], l2));
+    mk_vec3 nw = m3_mul(&pair->xf_a.R, m);
+    sd->status = MK_PENETRATING;
+    sd->distance = -up_full;
+    sd->lower_bound = -up_full;
+    sd->upper_bound = -lo_full;
+    sd->normal = nw;
+    sd->point_a = v3_madd(xf_apply(&pair->xf_a, core_a), pair->a->radius, nw);
+    sd->point_b = v3_madd(sd->point_a, -up_full, nw);
+    sd->gjk_iterations = 0;
+    sd->epa_iterations = 0;
+    sd->epa_flags = 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------ the pipeline */
+
+/* What a full call learnt about the pair, for mk_collide_cache. */
+typedef struct outcome {
+    apart why;      /* separation certificate */
+    int near;       /* points returned */
+    int overlap;    /* and the cores overlapped: `normal` is the contact normal */
+    mk_vec3 normal; /* A's local frame */
+    int shortcut;   /* the depth came from resting_shortcut */
+} outcome;
+
+/* The checks the pipeline's stages would make on their inputs, once. */
+static int inputs_ok(const mk_pair *pair, const mk_collide_settings *s);
+
+static int epa_settings_ok(const mk_epa_settings *e)
+{
+    return isfinite(e->tolerance) && e->tolerance >= 0 && isfinite(e->relative_tolerance) &&
+           e->relative_tolerance >= 0;
+}
+
+static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
+                              const mk_collide_cache *memory, int cap, contact_points *out, outcome *oc)
+{
+    memset(oc, 0, sizeof *oc);
     if (!out)
         return MK_INVALID_INPUT;
     empty(out);
     mk_collide_settings s = settings ? *settings : mk_collide_default_settings();
     if (!isfinite(s.speculative))
         return MK_INVALID_INPUT;
+    const int pair_ok = pair && pair->a && pair->b;
+    /* A pair that overlapped last time tries the resting-contact shortcut
+     * first; its own checks stand in for the stages' (GJK, EPA) validation. */
+    if (memory && memory->hint_valid && pair_ok && s.speculative >= 0 && inputs_ok(pair, &s) &&
+        epa_settings_ok(&s.epa) && v3_finite(memory->hint_normal)) {
+        mk_signed_distance_result sd;
+        mk_vec3 n = v3_normalize_or(memory->hint_normal, v3(0, 0, 0));
+        int ha = cache && cache->valid ? cache->hint_a : -1, hb = cache && cache->valid ? cache->hint_b : -1;
+        if (v3_len2(n) > 0 && (resting_shortcut(pair, n, 0, &s.epa, ha, hb, &sd) || resting_shortcut(pair, n, 1, &s.epa, ha, hb, &sd))) {
+            mk_status mst = make_points(pair, sd.normal, sd.distance, sd.point_a, sd.point_b, s.speculative, cap, out);
+            if (mst != MK_OK)
+                return mst;
+            oc->near = out->count > 0;
+            oc->overlap = 1;
+            oc->normal = m3_tmul(&pair->xf_a.R, sd.normal);
+            oc->shortcut = 1;
+            return sd.status;
+        }
+    }
     /* Most pairs an engine's broadphase hands over are apart by more than the
      * speculative distance. The Boolean query on A grown by that distance
      * proves it in a step or two from the cached direction (early exit of
      * Alg. 2), where the full distance would converge to the tolerance. */
-    /* Skipped when the cache says the pair was within reach last time (|x| of
-     * the cached iterate bounds the core distance then): touching pairs go
-     * straight to the signed distance. */
-    int near = 0;
-    if (cache && cache->valid && pair && pair->a && pair->b) {
+    /* Skipped when the pair was within reach last time: the cache's iterate x
+     * lies in the cores' difference, so |x| bounds their distance then (and
+     * mk_collide_cache remembers whether the last call gave points, which
+     * covers overlapping cores, where x says nothing). */
+    int near = memory && memory->near;
+    if (!near && cache && cache->valid && pair_ok) {
         mk_real reach = pair->a->radius + pair->b->radius + 2 * s.speculative;
         near = v3_len2(cache->dir) <= reach * reach;
     }
-    if (!near && s.speculative >= 0 && pair && pair->a && pair->b) {
+    if (!near && s.speculative >= 0 && pair_ok) {
         mk_shape grown = *pair->a;
         grown.radius += s.speculative;
         mk_pair gp = {&grown, pair->xf_a, pair->b, pair->xf_b};
@@ -107,9 +356,9 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
         if (bs >= MK_INVALID_INPUT)
             return bs;
         if (bs == MK_GJK_SEPARATED) {
-            why->ok = 1;
-            why->n = ir.plane_normal;
-            why->margin = ir.margin;
+            oc->why.ok = 1;
+            oc->why.n = ir.plane_normal;
+            oc->why.margin = ir.margin;
             return MK_GJK_SEPARATED;
         }
     }
@@ -125,26 +374,46 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
         /* apart beyond the speculative margin: no points. The certificate is
          * the slack along the normal, measured by its own supports. */
         if (s.speculative >= 0) {
-            why->n = sd.normal;
-            why->margin = slack_along(pair, sd.normal, s.speculative);
-            why->ok = why->margin > 0;
+            oc->why.n = sd.normal;
+            oc->why.margin = slack_along(pair, sd.normal, s.speculative);
+            oc->why.ok = oc->why.margin > 0;
         }
         return st;
     }
-    mk_manifold_settings ms = mk_manifold_default_settings();
-    ms.speculative_distance = s.speculative;
-    mk_status mst = mk_contact_manifold(pair, sd.normal, sd.distance, &ms, out);
+    mk_status mst = make_points(pair, sd.normal, sd.distance, sd.point_a, sd.point_b, s.speculative, cap, out);
     if (mst != MK_OK)
         return mst;
-    keep_deepest(out, sd.point_a, sd.point_b, sd.distance);
+    oc->near = out->count > 0;
+    /* cores overlapping: EPA's normal is the hint for the shortcut */
+    oc->overlap = sd.distance + pair->a->radius + pair->b->radius < 0;
+    oc->normal = m3_tmul(&pair->xf_a.R, sd.normal);
     return st;
+}
+
+static void empty_manifold(mk_manifold *out)
+{
+    memset(out, 0, sizeof *out);
+    out->normal = v3(1, 0, 0);
+}
+
+static void to_manifold(const contact_points *p, mk_manifold *out)
+{
+    memset(out, 0, sizeof *out);
+    out->count = p->count;
+    out->normal = p->normal;
+    memcpy(out->points, p->points, sizeof out->points);
 }
 
 mk_status mk_collide(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
                      mk_manifold *out)
 {
-    apart why;
-    return collide_full(pair, settings, cache, out, &why);
+    if (!out)
+        return MK_INVALID_INPUT;
+    outcome oc;
+    contact_points pts;
+    mk_status st = collide_full(pair, settings, cache, NULL, MK_MANIFOLD_MAX_POINTS, &pts, &oc);
+    to_manifold(&pts, out);
+    return st;
 }
 
 /* ------------------------------------------------------------ certificates */
@@ -214,13 +483,11 @@ static int inputs_ok(const mk_pair *pair, const mk_collide_settings *s)
            g->init >= MK_GJK_INIT_BOUNDS && g->init <= MK_GJK_INIT_CACHE;
 }
 
-mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_settings *settings, mk_collide_cache *cache,
-                            mk_manifold *out)
+/* mk_collide_cached / mk_collide_patch: the certificate, then the pipeline,
+ * which renews the certificate and the contact memory. */
+static mk_status collide_cached(const mk_pair *pair, const mk_collide_settings *settings, mk_collide_cache *cache,
+                                int cap, contact_points *out)
 {
-    if (!cache)
-        return mk_collide(pair, settings, NULL, out);
-    if (!out)
-        return MK_INVALID_INPUT;
     mk_collide_settings def;
     if (!settings) {
         def = mk_collide_default_settings();
@@ -230,17 +497,54 @@ mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_settings *sett
      * the pipeline's Boolean exit would make. */
     if (pair && pair->a && pair->b && cache->cert_valid && still_apart(cache, pair, settings->speculative) &&
         inputs_ok(pair, settings)) {
-        out->count = 0; /* what empty() leaves that a caller may read */
-        out->normal = v3(1, 0, 0);
+        empty(out);
+        cache->near = 0;
+        cache->hint_valid = 0;
         ++cache->skipped;
         return MK_GJK_SEPARATED;
     }
-    apart why;
-    mk_status st = collide_full(pair, settings, &cache->gjk, out, &why);
+    outcome oc;
+    mk_status st = collide_full(pair, settings, &cache->gjk, cache, cap, out, &oc);
     cache->cert_valid = 0;
-    if (st < MK_INVALID_INPUT && out->count == 0)
-        certify(cache, pair, &why, settings->speculative);
+    if (st >= MK_INVALID_INPUT) {
+        cache->near = cache->hint_valid = 0;
+        return st;
+    }
+    if (out->count == 0)
+        certify(cache, pair, &oc.why, settings->speculative);
+    cache->near = oc.near;
+    cache->hint_valid = oc.near && oc.overlap && v3_finite(oc.normal);
+    if (cache->hint_valid)
+        cache->hint_normal = oc.normal;
+    cache->shortcuts += (unsigned long long)oc.shortcut;
     return st;
+}
+
+mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_settings *settings, mk_collide_cache *cache,
+                            mk_manifold *out)
+{
+    if (!cache)
+        return mk_collide(pair, settings, NULL, out);
+    if (!out)
+        return MK_INVALID_INPUT;
+    contact_points pts;
+    mk_status st = collide_cached(pair, settings, cache, MK_MANIFOLD_MAX_POINTS, &pts);
+    to_manifold(&pts, out);
+    return st;
+}
+
+mk_status mk_collide_patch(const mk_pair *pair, const mk_collide_settings *settings, mk_collide_cache *cache,
+                           int max_points, mk_contact_patch_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    empty(out);
+    if (max_points < MK_MANIFOLD_MAX_POINTS || max_points > MK_MANIFOLD_MAX_PATCH_POINTS)
+        return MK_INVALID_INPUT;
+    if (cache)
+        return collide_cached(pair, settings, cache, max_points, out);
+    outcome oc;
+    return collide_full(pair, settings, NULL, NULL, max_points, out, &oc);
 }
 
 /* The half-space is stood in for by a box whose top face is the plane, centred
@@ -252,7 +556,7 @@ mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec
 {
     if (!out)
         return MK_INVALID_INPUT;
-    empty(out);
+    empty_manifold(out);
     if (!shape || !xf || !mk_is_valid_transform(xf) || !v3_finite(n) || !isfinite(c))
         return MK_INVALID_INPUT;
     mk_status v = mk_shape_validate(shape);
@@ -298,13 +602,13 @@ mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec
     mk_status st = sd > 0 ? MK_GJK_SEPARATED : (sd < 0 ? MK_PENETRATING : MK_GJK_INTERSECTING);
     if (sd > s.speculative)
         return st;
-    mk_manifold_settings ms = mk_manifold_default_settings();
-    ms.speculative_distance = s.speculative;
     mk_pair pair = {shape, *xf, &box, bx};
-    mk_status mst = mk_contact_manifold(&pair, v3_neg(n), sd, &ms, out);
+    contact_points pts;
+    mk_status mst = make_points(&pair, v3_neg(n), sd, low, v3_madd(low, -sd, n), s.speculative,
+                                MK_MANIFOLD_MAX_POINTS, &pts);
     if (mst != MK_OK)
         return mst;
-    keep_deepest(out, low, v3_madd(low, -sd, n), sd);
+    to_manifold(&pts, out);
     return st;
 }
 
@@ -313,7 +617,7 @@ mk_status mk_collide_growth(const mk_growth_input *in, const mk_collide_settings
 {
     if (!out)
         return MK_INVALID_INPUT;
-    empty(out);
+    empty_manifold(out);
     mk_collide_settings s = settings ? *settings : mk_collide_default_settings();
     if (!in || !isfinite(s.speculative))
         return MK_INVALID_INPUT;

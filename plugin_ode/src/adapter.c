@@ -148,7 +148,8 @@ typedef struct convex_entry {
 #define PAIR_CACHE_SIZE 8192
 typedef struct pair_cache {
     dGeomID a, b;
-    mk_gjk_cache gjk;
+    mk_shape sa, sb;       /* the shapes the caches were made for (stable addresses) */
+    mk_collide_cache cc;   /* warm start, separation certificate, contact memory */
     mk_growth_cache growth;
 } pair_cache;
 
@@ -531,7 +532,16 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         return fail();
     pair.a = &sa, pair.b = &sb;
     pair_cache *pc = cache_for(o1, o2);
-    mk_gjk_cache *gc = pc ? &pc->gjk : NULL;
+    if (pc) {
+        /* a geom resized since the caches were made: start them cold */
+        if (memcmp(&pc->sa, &sa, sizeof sa) != 0 || memcmp(&pc->sb, &sb, sizeof sb) != 0) {
+            memset(&pc->cc, 0, sizeof pc->cc);
+            memset(&pc->growth, 0, sizeof pc->growth);
+            pc->sa = sa, pc->sb = sb;
+        }
+        pair.a = &pc->sa, pair.b = &pc->sb;
+    }
+    mk_gjk_cache *gc = pc ? &pc->cc.gjk : NULL;
     /* Any contact will do: the Boolean query with early exit says whether there
      * is one; only then is a contact computed. */
     if (boolean) {
@@ -550,7 +560,17 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         if (st == MK_GROWTH_DEGENERATE) /* no ball about a centre: signed distance instead */
             st = mk_collide(&pair, &G.settings, gc, &m);
     } else {
-        st = mk_collide(&pair, &G.settings, gc, &m);
+        /* the patch in one pass when ODE takes more than four points */
+        int cap = max < MK_MANIFOLD_MAX_PATCH_POINTS ? max : MK_MANIFOLD_MAX_PATCH_POINTS;
+        if (cap < MK_MANIFOLD_MAX_POINTS)
+            cap = MK_MANIFOLD_MAX_POINTS;
+        mk_contact_patch_result pr;
+        st = mk_collide_patch(&pair, &G.settings, pc ? &pc->cc : NULL, cap, &pr);
+        if (st >= MK_INVALID_INPUT)
+            return fail();
+        if (pr.count > MK_MANIFOLD_MAX_POINTS)
+            ++G.stats.patches;
+        return emit_points(pr.points, pr.count, pr.normal, -1.0, o1, o2, max, contact, skip);
     }
     if (st >= MK_INVALID_INPUT)
         return fail();

@@ -67,6 +67,15 @@ typedef struct mk_collide_cache {
     const mk_shape *shape_a;  /* the shapes the certificate was made for */
     const mk_shape *shape_b;
     unsigned long long skipped; /* calls answered by the certificate */
+    /* Contact memory, written by every full call: `near` when it returned
+     * points (the next call skips the Boolean pre-test and goes straight to
+     * the signed distance), and when the cores overlapped, the contact normal
+     * in A's local frame (a hint for the resting-contact shortcut, which
+     * certifies its own answer: a stale hint only costs a few supports). */
+    int near;
+    int hint_valid;
+    mk_vec3 hint_normal;
+    unsigned long long shortcuts; /* calls whose depth came from the shortcut */
 } mk_collide_cache;
 
 /* mk_collide with a separation certificate (exact shortcut). When the last
@@ -85,6 +94,23 @@ typedef struct mk_collide_cache {
  * (plain mk_collide). */
 MK_API mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_settings *settings,
                                    mk_collide_cache *cache, mk_manifold *out);
+
+/* mk_collide_cached with room for up to max_points contact points (4 ..
+ * MK_MANIFOLD_MAX_PATCH_POINTS), for engines that take more than four per
+ * pair (ODE): the patch is built in the same pass (mk_contact_patch's points
+ * on the signed-distance normal and depth, plus the exact witness pair when
+ * none of them reaches the depth). max_points = 4 gives mk_collide_cached's
+ * points. cache may be NULL. Overlapping pairs whose last call overlapped
+ * first try the resting-contact shortcut: from the hinted normal, four
+ * supports tilted around it span a triangle on a face of the Minkowski
+ * difference D = A - B, and with the support opposite it a tetrahedron
+ * inside D holding the origin; its nearest face is a certified lower bound
+ * on the depth (EPA's lower bound, van den Bergen 2001 sec. 4.3.3) and the
+ * support along the triangle's normal an upper bound (EPA's upper bound).
+ * Only when they meet within the EPA tolerance is the answer taken, with
+ * the status MK_PENETRATING; otherwise GJK + EPA run as usual. */
+MK_API mk_status mk_collide_patch(const mk_pair *pair, const mk_collide_settings *settings, mk_collide_cache *cache,
+                                  int max_points, mk_contact_patch_result *out);
 
 /* A shape against the half-space {x : <n, x> <= c} (a static ground plane; n
  * is normalised here). A is the shape, B the half-space: the manifold normal is
