@@ -1,6 +1,7 @@
 /* Narrowphase composition: signed distance (GJK + EPA) then the manifold. */
 #include <minkowski/collide.h>
 
+#include "box_sat.h"
 #include "vec.h"
 
 #include <math.h>
@@ -316,6 +317,33 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
     if (!isfinite(s.speculative))
         return MK_INVALID_INPUT;
     const int pair_ok = pair && pair->a && pair->b;
+    /* Two boxes: the separating-axis test gives the exact depth of overlapping
+     * cores, or proves the pair apart, in one pass (box_sat.c); cores apart
+     * within reach still need GJK's distance. */
+    if (pair_ok && pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX && s.speculative >= 0 &&
+        inputs_ok(pair, &s)) {
+        mk_signed_distance_result sd;
+        mk_vec3 an;
+        mk_real am;
+        switch (mk_box_sat(pair, s.speculative, &sd, &an, &am)) {
+        case MK_BOX_SAT_APART:
+            oc->why.ok = 1;
+            oc->why.n = an;
+            oc->why.margin = am;
+            return MK_GJK_SEPARATED;
+        case MK_BOX_SAT_OVERLAP: {
+            mk_status mst = make_points(pair, sd.normal, sd.distance, sd.point_a, sd.point_b, s.speculative, cap, out);
+            if (mst != MK_OK)
+                return mst;
+            oc->near = out->count > 0;
+            oc->overlap = 1;
+            oc->normal = m3_tmul(&pair->xf_a.R, sd.normal);
+            return sd.status;
+        }
+        case MK_BOX_SAT_NOT_DECIDED:
+            break;
+        }
+    }
     /* A pair that overlapped last time tries the resting-contact shortcut
      * first; its own checks stand in for the stages' (GJK, EPA) validation. */
     if (memory && memory->hint_valid && pair_ok && s.speculative >= 0 && inputs_ok(pair, &s) &&

@@ -1,0 +1,190 @@
+/* Box against box by the separating-axis test.
+ *
+ * The Minkowski difference D = A - B of two boxes is a polytope whose face
+ * normals are among the 15 axes: the 3 face normals of each box and the 9
+ * cross products of an edge direction of A with one of B (the OBB overlap test
+ * of Gottschalk, Lin and Manocha, "OBBTree", SIGGRAPH 1996, sec. 4). The
+ * overlap of the boxes along a unit axis L is o(L) = h_A(L) + h_B(L) - |<t, L>|
+ * (t: B's centre in A's frame), which is h_D(+-L) seen from the origin. If some
+ * o(L) < 0 the boxes are apart along L; otherwise the origin lies in D and the
+ * core penetration depth is the distance from the origin to D's boundary,
+ * min over D's face normals of h_D, i.e. min_L o(L) over the 15 axes. Every
+ * o(L) is an upper bound on the depth whatever L is (D holds the ball of that
+ * radius about the origin only if it is at most every h_D), so the answer can
+ * only be too deep, never too shallow, and only by what rounding or a skipped
+ * axis costs; that is its certified bracket.
+ *
+ * Cross products of nearly parallel edges (sin of the angle below
+ * MK_BOX_SAT_PARALLEL) are skipped: at exactly parallel edges D's face there
+ * degenerates to an edge, whose normals' h_D values are concave along the arc
+ * between its two faces, so the faces (other axes) hold the minimum; at a
+ * nearly parallel pair the sliver face can undercut them by at most the angle
+ * times the boxes' size, which widens the bracket by that much.
+ *
+ * Rounded boxes: with cores overlapping, D grown by the ball of r_A + r_B has
+ * depth core depth + r_A + r_B along the same normal, exactly. */
+#include "box_sat.h"
+
+#include "vec.h"
+
+#include <float.h>
+#include <math.h>
+
+/* Edge pairs closer to parallel than this (sin of the angle) are skipped. */
+#define MK_BOX_SAT_PARALLEL 1e-9
+/* An edge axis or one of B's faces beats the best face of A (of A or B) only
+ * when shallower by more than this times the boxes' size: near-ties go to the
+ * faces, A first, as the manifold's reference face does. */
+#define MK_BOX_SAT_TIE 1e-10
+
+typedef struct axis {
+    mk_real overlap; /* o(L) */
+    mk_vec3 n;       /* unit axis, A's frame, oriented A to B */
+    int kind;        /* 0: face of A, 1: face of B, 2: edge pair */
+    int i, j;        /* A's axis (faces of A, edges), B's axis (faces of B, edges) */
+} axis;
+
+static inline mk_real comp(mk_vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+
+/* Overlap along the unit axis L, and L oriented from A to B. */
+static inline mk_real overlap_along(mk_vec3 L, const mk_vec3 c[3], mk_vec3 ha, mk_vec3 hb, mk_vec3 t, mk_vec3 *n)
+{
+    mk_real tl = v3_dot(t, L);
+    mk_real h = ha.x * fabs(L.x) + ha.y * fabs(L.y) + ha.z * fabs(L.z) + hb.x * fabs(v3_dot(c[0], L)) +
+                hb.y * fabs(v3_dot(c[1], L)) + hb.z * fabs(v3_dot(c[2], L));
+    *n = tl < 0 ? v3_neg(L) : L;
+    return h - fabs(tl);
+}
+
+/* Core vertex of a box (half extents h, axes c, centre o) farthest along d. */
+static inline mk_vec3 box_vertex(mk_vec3 o, const mk_vec3 c[3], mk_vec3 h, mk_vec3 d)
+{
+    mk_vec3 p = o;
+    for (int k = 0; k < 3; ++k) {
+        mk_real s = v3_dot(c[k], d) < 0 ? -comp(h, k) : comp(h, k);
+        p = v3_madd(p, s, c[k]);
+    }
+    return p;
+}
+
+/* Closest points of the lines p0 + s u and q0 + t v (unit u, v, not parallel),
+ * s clamped to [-su, su] and t to [-sv, sv]. */
+static void edge_points(mk_vec3 p0, mk_vec3 u, mk_real su, mk_vec3 q0, mk_vec3 v, mk_real sv, mk_vec3 *pa,
+                        mk_vec3 *pb)
+{
+    mk_vec3 w = v3_sub(p0, q0);
+    mk_real b = v3_dot(u, v), d = v3_dot(u, w), e = v3_dot(v, w);
+    mk_real den = 1 - b * b;
+    mk_real s = den > 0 ? (b * e - d) / den : 0, t = den > 0 ? (e - b * d) / den : 0;
+    s = fmin(fmax(s, -su), su);
+    t = fmin(fmax(t, -sv), sv);
+    *pa = v3_madd(p0, s, u);
+    *pb = v3_madd(q0, t, v);
+}
+
+mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_distance_result *out, mk_vec3 *apart_n,
+                              mk_real *apart_margin)
+{
+    const mk_transform *xa = &pair->xf_a;
+    const mk_vec3 ha = pair->a->u.box.half_extents, hb = pair->b->u.box.half_extents;
+    const mk_real radius = pair->a->radius + pair->b->radius;
+    const mk_mat3 R = m3_tmul_m3(&xa->R, &pair->xf_b.R);
+    const mk_vec3 t = m3_tmul(&xa->R, v3_sub(pair->xf_b.p, xa->p));
+    const mk_vec3 c[3] = {v3(R.m[0][0], R.m[1][0], R.m[2][0]), v3(R.m[0][1], R.m[1][1], R.m[2][1]),
+                          v3(R.m[0][2], R.m[1][2], R.m[2][2])};
+    const mk_vec3 e[3] = {v3(1, 0, 0), v3(0, 1, 0), v3(0, 0, 1)};
+    const mk_real size = v3_max_abs(ha) + v3_max_abs(hb);
+    const mk_real tie = MK_BOX_SAT_TIE * size;
+
+    /* best: the chosen axis (faces preferred within the tie); lo: the smallest
+     * overlap of all; gap: the axis separating the most. */
+    axis best = {INFINITY, {0, 0, 1}, 0, 0, 0};
+    axis gap = {INFINITY, {0, 0, 1}, 0, 0, 0};
+    mk_real lo = INFINITY;
+    int skipped = 0;
+    for (int k = 0; k < 15; ++k) {
+        axis x = {0, {0, 0, 0}, k < 3 ? 0 : (k < 6 ? 1 : 2), 0, 0};
+        mk_vec3 L;
+        if (k < 3) {
+            x.i = k;
+            L = e[k];
+        } else if (k < 6) {
+            x.j = k - 3;
+            L = c[k - 3];
+        } else {
+            x.i = (k - 6) / 3;
+            x.j = (k - 6) % 3;
+            L = v3_cross(e[x.i], c[x.j]);
+            mk_real len = v3_len(L);
+            if (!(len > MK_BOX_SAT_PARALLEL)) {
+                skipped = 1;
+                continue;
+            }
+            L = v3_scale(L, 1 / len);
+        }
+        x.overlap = overlap_along(L, c, ha, hb, t, &x.n);
+        lo = fmin(lo, x.overlap);
+        if (x.overlap < gap.overlap)
+            gap = x;
+        /* A's faces in order; then B's faces and the edges only beyond the tie. */
+        if (x.kind == 0 ? x.overlap < best.overlap : x.overlap < best.overlap - tie)
+            best = x;
+    }
+    if (!isfinite(lo) || !isfinite(best.overlap))
+        return MK_BOX_SAT_NOT_DECIDED; /* cannot happen for validated inputs */
+
+    /* Rounding of the overlaps (sums of a dozen products of magnitude up to
+     * |t| + size). */
+    const mk_real round = 64 * DBL_EPSILON * (v3_max_abs(t) + size);
+    if (gap.overlap < 0) {
+        mk_real margin = -gap.overlap - radius - reach - round;
+        if (margin > 0) {
+            *apart_n = m3_mul(&xa->R, gap.n);
+            *apart_margin = margin;
+            return MK_BOX_SAT_APART;
+        }
+        return MK_BOX_SAT_NOT_DECIDED;
+    }
+
+    /* Overlapping cores: depth and witnesses on the chosen axis. */
+    const mk_real depth = best.overlap;
+    const mk_vec3 n = best.n;
+    mk_vec3 pa, pb;
+    if (best.kind == 0) {
+        pb = box_vertex(t, c, hb, v3_neg(n));
+        pa = v3_madd(pb, depth, n);
+    } else if (best.kind == 1) {
+        pa = box_vertex(v3(0, 0, 0), e, ha, n);
+        pb = v3_madd(pa, -depth, n);
+    } else {
+        /* A's edge along e_i through its vertex farthest along n, B's along
+         * c_j through its vertex farthest along -n; their closest points, set
+         * apart by exactly the depth about their midpoint. */
+        mk_vec3 a0 = box_vertex(v3(0, 0, 0), e, ha, n);
+        mk_vec3 b0 = box_vertex(t, c, hb, v3_neg(n));
+        a0 = v3_madd(a0, -comp(a0, best.i), e[best.i]);
+        b0 = v3_madd(b0, -v3_dot(v3_sub(b0, t), c[best.j]), c[best.j]);
+        edge_points(a0, e[best.i], comp(ha, best.i), b0, c[best.j], comp(hb, best.j), &pa, &pb);
+        mk_vec3 mid = v3_scale(v3_add(pa, pb), 0.5);
+        pa = v3_madd(mid, 0.5 * depth, n);
+        pb = v3_madd(mid, -0.5 * depth, n);
+    }
+    /* Bracket on the core depth: the chosen overlap is an upper bound; the
+     * smallest evaluated one, less rounding and what a skipped sliver axis
+     * could undercut, a lower bound. */
+    mk_real depth_lo = lo - round - (skipped ? 2 * MK_BOX_SAT_PARALLEL * (v3_max_abs(t) + size) : 0);
+    if (depth_lo < 0)
+        depth_lo = 0;
+    const mk_vec3 nw = m3_mul(&xa->R, n);
+    out->status = MK_PENETRATING;
+    out->distance = -(depth + radius);
+    out->lower_bound = -(depth + radius);
+    out->upper_bound = -(depth_lo + radius);
+    out->normal = nw;
+    out->point_a = v3_madd(xf_apply(xa, pa), pair->a->radius, nw);
+    out->point_b = v3_madd(out->point_a, -(depth + radius), nw);
+    out->gjk_iterations = 0;
+    out->epa_iterations = 0;
+    out->epa_flags = 0;
+    return MK_BOX_SAT_OVERLAP;
+}
