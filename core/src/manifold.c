@@ -1328,12 +1328,19 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx
  * then see the same problem from step to step). */
 static void sort_by_id(const cand_list *l, int *idx, int count)
 {
-    for (int a = 1; a < count; ++a)
-        for (int b = a; b > 0 && l->c[idx[b]].id < l->c[idx[b - 1]].id; --b) {
-            int t = idx[b];
+    /* Insertion by shifting (stable): the pairwise swap this replaced was
+     * compiled into overlapping 4- and 8-byte moves whose store forwarding
+     * stalled, a third of a box-on-box patch's time. */
+    for (int a = 1; a < count; ++a) {
+        const int t = idx[a];
+        const uint32_t id = l->c[t].id;
+        int b = a;
+        while (b > 0 && l->c[idx[b - 1]].id > id) {
             idx[b] = idx[b - 1];
-            idx[b - 1] = t;
+            --b;
         }
+        idx[b] = t;
+    }
 }
 
 /* ---------------------------------------------------------------- entry point */
