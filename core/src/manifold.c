@@ -330,22 +330,28 @@ static void box_polygon(const posed *x, int face, polygon *pg)
     const mk_vec3 h = x->s->u.box.half_extents;
     const int i = face / 2, j = (i + 1) % 3, k = (i + 2) % 3;
     const mk_real s = face % 2 ? -1 : 1;
-    /* (j, k) signs, counter-clockwise seen from outside (e_j x e_k = e_i). */
-    static const int pos[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
-    static const int neg[4][2] = {{-1, -1}, {-1, 1}, {1, 1}, {1, -1}};
     const mk_real hh[3] = {h.x, h.y, h.z};
-    for (int q = 0; q < 4; ++q) {
-        mk_real c[3];
-        int sj = s > 0 ? pos[q][0] : neg[q][0], sk = s > 0 ? pos[q][1] : neg[q][1];
-        c[i] = s * hh[i];
-        c[j] = sj * hh[j];
-        c[k] = sk * hh[k];
-        pg->v[q] = to_frame(x, v3(c[0], c[1], c[2]));
-        pg->tag[q] = (uint8_t)((c[0] > 0) | (c[1] > 0) << 1 | (c[2] > 0) << 2);
-    }
-    mk_real nl[3] = {0, 0, 0};
-    nl[i] = s;
-    pg->normal = dir_to_frame(x, v3(nl[0], nl[1], nl[2]));
+    /* The face centre and its half edges in the frame (columns of R): four
+     * corners c +- u +- w, counter-clockwise seen from outside (e_j x e_k =
+     * e_i): (-,-), (+,-), (+,+), (-,+) on a +axis face, (-,-), (-,+), (+,+),
+     * (+,-) on a -axis face. Tags: bit a set when the corner's local
+     * coordinate a is positive. */
+    const mk_vec3 ci = v3(x->R.m[0][i], x->R.m[1][i], x->R.m[2][i]);
+    const mk_vec3 u = v3_scale(v3(x->R.m[0][j], x->R.m[1][j], x->R.m[2][j]), hh[j]);
+    const mk_vec3 w = v3_scale(v3(x->R.m[0][k], x->R.m[1][k], x->R.m[2][k]), hh[k]);
+    const mk_vec3 c = v3_madd(x->p, s * hh[i], ci);
+    const mk_vec3 lo = v3_sub(c, v3_add(u, w)), hi = v3_add(c, v3_add(u, w));
+    const mk_vec3 pm = v3_add(c, v3_sub(u, w)), mp = v3_sub(c, v3_sub(u, w)); /* (+,-), (-,+) */
+    const int bi = s > 0 ? 1 << i : 0, bj = 1 << j, bk = 1 << k;
+    pg->v[0] = lo;
+    pg->v[2] = hi;
+    pg->v[1] = s > 0 ? pm : mp;
+    pg->v[3] = s > 0 ? mp : pm;
+    pg->tag[0] = (uint8_t)bi;
+    pg->tag[2] = (uint8_t)(bi | bj | bk);
+    pg->tag[1] = (uint8_t)(bi | (s > 0 ? bj : bk));
+    pg->tag[3] = (uint8_t)(bi | (s > 0 ? bk : bj));
+    pg->normal = v3_scale(ci, s);
     pg->count = 4;
     pg->face = face;
 }
@@ -740,9 +746,11 @@ static void clip_polygon_on_face(const polygon *ref, const polygon *inc, int fli
         buf[0][q].edge = inc->tag[q];
     }
     for (int j = 0; j < ref->count && n > 0; ++j) {
-        mk_vec3 sn;
-        mk_real off;
-        side_plane(ref, j, &sn, &off);
+        /* The side plane unnormalised: the pass only tests signs and takes
+         * ratios of the distances, which the scale does not change. */
+        const mk_vec3 a = ref->v[j], b = ref->v[j + 1 == ref->count ? 0 : j + 1];
+        const mk_vec3 sn = v3_cross(v3_sub(b, a), ref->normal);
+        const mk_real off = v3_dot(sn, a);
         if (n + 1 > MK_MF_CLIP_CAP)
             return; /* cannot happen: n <= inc->count + j */
         n = clip_pass(buf[cur], n, sn, off, j, ref, buf[1 - cur]);
