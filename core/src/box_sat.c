@@ -169,16 +169,16 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
         pa = v3_madd(mid, 0.5 * depth, n);
         pb = v3_madd(mid, -0.5 * depth, n);
     }
-    /* Bracket on the core depth: the chosen overlap is an upper bound; the
-     * smallest evaluated one, less rounding and what a skipped sliver axis
-     * could undercut, a lower bound. */
+    /* Bracket on the core depth: the chosen overlap is an upper bound (to its
+     * rounding); the smallest evaluated one, less rounding and what a skipped
+     * sliver axis could undercut, a lower bound. */
     mk_real depth_lo = lo - round - (skipped ? 2 * MK_BOX_SAT_PARALLEL * (v3_max_abs(t) + size) : 0);
     if (depth_lo < 0)
         depth_lo = 0;
     const mk_vec3 nw = m3_mul(&xa->R, n);
     out->status = MK_PENETRATING;
     out->distance = -(depth + radius);
-    out->lower_bound = -(depth + radius);
+    out->lower_bound = -(depth + round + radius);
     out->upper_bound = -(depth_lo + radius);
     out->normal = nw;
     out->point_a = v3_madd(xf_apply(xa, pa), pair->a->radius, nw);
