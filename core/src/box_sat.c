@@ -33,8 +33,8 @@
 /* Edge pairs closer to parallel than this (sin of the angle) are skipped. */
 #define MK_BOX_SAT_PARALLEL 1e-9
 /* An edge axis or one of B's faces beats the best face of A (of A or B) only
- * when shallower by more than this times the boxes' size: near-ties go to the
- * faces, A first, as the manifold's reference face does. */
+ * when shallower by more than this times the smaller box's size: near-ties go
+ * to the faces, A first, as the manifold's reference face does. */
 #define MK_BOX_SAT_TIE 1e-10
 
 typedef struct axis {
@@ -94,7 +94,9 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
                           v3(R.m[0][2], R.m[1][2], R.m[2][2])};
     const mk_vec3 e[3] = {v3(1, 0, 0), v3(0, 1, 0), v3(0, 0, 1)};
     const mk_real size = v3_max_abs(ha) + v3_max_abs(hb);
-    const mk_real tie = MK_BOX_SAT_TIE * size;
+    /* The tie scales with the smaller box (a depth never exceeds its size):
+     * a ground box many times larger must not widen it. */
+    const mk_real tie = MK_BOX_SAT_TIE * fmin(v3_max_abs(ha), v3_max_abs(hb));
 
     /* best: the chosen axis (faces preferred within the tie); lo: the smallest
      * overlap of all; gap: the axis separating the most. */
