@@ -44,8 +44,6 @@ typedef struct axis {
     int i, j;        /* A's axis (faces of A, edges), B's axis (faces of B, edges) */
 } axis;
 
-static inline mk_real comp(mk_vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
-
 /* Overlap along the unit axis L, and L oriented from A to B. */
 static inline mk_real overlap_along(mk_vec3 L, const mk_vec3 c[3], mk_vec3 ha, mk_vec3 hb, mk_vec3 t, mk_vec3 *n)
 {
@@ -61,7 +59,7 @@ static inline mk_vec3 box_vertex(mk_vec3 o, const mk_vec3 c[3], mk_vec3 h, mk_ve
 {
     mk_vec3 p = o;
     for (int k = 0; k < 3; ++k) {
-        mk_real s = v3_dot(c[k], d) < 0 ? -comp(h, k) : comp(h, k);
+        mk_real s = v3_dot(c[k], d) < 0 ? -v3_comp(h, k) : v3_comp(h, k);
         p = v3_madd(p, s, c[k]);
     }
     return p;
@@ -98,11 +96,10 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
      * a ground box many times larger must not widen it. */
     const mk_real tie = MK_BOX_SAT_TIE * fmin(v3_max_abs(ha), v3_max_abs(hb));
 
-    /* best: the chosen axis (faces preferred within the tie); lo: the smallest
-     * overlap of all; gap: the axis separating the most. */
+    /* best: the chosen axis (faces preferred within the tie); gap: the axis
+     * of the smallest overlap (separating the most when negative). */
     axis best = {INFINITY, {0, 0, 1}, 0, 0, 0};
     axis gap = {INFINITY, {0, 0, 1}, 0, 0, 0};
-    mk_real lo = INFINITY;
     int skipped = 0;
     for (int k = 0; k < 15; ++k) {
         axis x = {0, {0, 0, 0}, k < 3 ? 0 : (k < 6 ? 1 : 2), 0, 0};
@@ -125,14 +122,13 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
             L = v3_scale(L, 1 / len);
         }
         x.overlap = overlap_along(L, c, ha, hb, t, &x.n);
-        lo = fmin(lo, x.overlap);
         if (x.overlap < gap.overlap)
             gap = x;
         /* A's faces in order; then B's faces and the edges only beyond the tie. */
         if (x.kind == 0 ? x.overlap < best.overlap : x.overlap < best.overlap - tie)
             best = x;
     }
-    if (!isfinite(lo) || !isfinite(best.overlap))
+    if (!isfinite(gap.overlap) || !isfinite(best.overlap))
         return MK_BOX_SAT_NOT_DECIDED; /* cannot happen for validated inputs */
 
     /* Rounding of the overlaps (sums of a dozen products of magnitude up to
@@ -164,9 +160,9 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
          * apart by exactly the depth about their midpoint. */
         mk_vec3 a0 = box_vertex(v3(0, 0, 0), e, ha, n);
         mk_vec3 b0 = box_vertex(t, c, hb, v3_neg(n));
-        a0 = v3_madd(a0, -comp(a0, best.i), e[best.i]);
+        a0 = v3_madd(a0, -v3_comp(a0, best.i), e[best.i]);
         b0 = v3_madd(b0, -v3_dot(v3_sub(b0, t), c[best.j]), c[best.j]);
-        edge_points(a0, e[best.i], comp(ha, best.i), b0, c[best.j], comp(hb, best.j), &pa, &pb);
+        edge_points(a0, e[best.i], v3_comp(ha, best.i), b0, c[best.j], v3_comp(hb, best.j), &pa, &pb);
         mk_vec3 mid = v3_scale(v3_add(pa, pb), 0.5);
         pa = v3_madd(mid, 0.5 * depth, n);
         pb = v3_madd(mid, -0.5 * depth, n);
@@ -174,7 +170,7 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
     /* Bracket on the core depth: the chosen overlap is an upper bound (to its
      * rounding); the smallest evaluated one, less rounding and what a skipped
      * sliver axis could undercut, a lower bound. */
-    mk_real depth_lo = lo - round - (skipped ? 2 * MK_BOX_SAT_PARALLEL * (v3_max_abs(t) + size) : 0);
+    mk_real depth_lo = gap.overlap - round - (skipped ? 2 * MK_BOX_SAT_PARALLEL * (v3_max_abs(t) + size) : 0);
     if (depth_lo < 0)
         depth_lo = 0;
     const mk_vec3 nw = m3_mul(&xa->R, n);

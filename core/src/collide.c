@@ -306,6 +306,20 @@ static int epa_settings_ok(const mk_epa_settings *e)
            e->relative_tolerance >= 0;
 }
 
+/* Points of a pair whose cores overlap, from a certified signed distance
+ * (the box test's or the shortcut's), and what the contact memory keeps. */
+static mk_status overlap_points(const mk_pair *pair, const mk_signed_distance_result *sd, mk_real spec, int cap,
+                                contact_points *out, outcome *oc)
+{
+    mk_status mst = make_points(pair, sd->normal, sd->distance, sd->point_a, sd->point_b, spec, cap, out);
+    if (mst != MK_OK)
+        return mst;
+    oc->near = out->count > 0;
+    oc->overlap = 1;
+    oc->normal = m3_tmul(&pair->xf_a.R, sd->normal);
+    return sd->status;
+}
+
 static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
                               const mk_collide_cache *memory, int cap, contact_points *out, outcome *oc)
 {
@@ -334,15 +348,8 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
             oc->why.n = an;
             oc->why.margin = am;
             return MK_GJK_SEPARATED;
-        case MK_BOX_SAT_OVERLAP: {
-            mk_status mst = make_points(pair, sd.normal, sd.distance, sd.point_a, sd.point_b, s.speculative, cap, out);
-            if (mst != MK_OK)
-                return mst;
-            oc->near = out->count > 0;
-            oc->overlap = 1;
-            oc->normal = m3_tmul(&pair->xf_a.R, sd.normal);
-            return sd.status;
-        }
+        case MK_BOX_SAT_OVERLAP:
+            return overlap_points(pair, &sd, s.speculative, cap, out, oc);
         case MK_BOX_SAT_NOT_DECIDED:
             break;
         }
@@ -355,14 +362,8 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
         mk_vec3 n = v3_normalize_or(memory->hint_normal, v3(0, 0, 0));
         int ha = cache && cache->valid ? cache->hint_a : -1, hb = cache && cache->valid ? cache->hint_b : -1;
         if (v3_len2(n) > 0 && (resting_shortcut(pair, n, 0, &s.epa, ha, hb, &sd) || resting_shortcut(pair, n, 1, &s.epa, ha, hb, &sd))) {
-            mk_status mst = make_points(pair, sd.normal, sd.distance, sd.point_a, sd.point_b, s.speculative, cap, out);
-            if (mst != MK_OK)
-                return mst;
-            oc->near = out->count > 0;
-            oc->overlap = 1;
-            oc->normal = m3_tmul(&pair->xf_a.R, sd.normal);
             oc->shortcut = 1;
-            return sd.status;
+            return overlap_points(pair, &sd, s.speculative, cap, out, oc);
         }
     }
     /* Most pairs an engine's broadphase hands over are apart by more than the

@@ -181,6 +181,17 @@ static inline int face_usable(const mk_hull *h, int f)
     return size >= 3 && size <= MK_MANIFOLD_MAX_FACE_VERTICES;
 }
 
+/* Takes face f into *r when its alignment with d is within the tie of best. */
+static inline int take_if_tied(const mk_hull *h, int f, mk_vec3 d, mk_real best, face_pick *r)
+{
+    mk_real a = v3_dot(h->face_normals[f], d);
+    if (!(a >= best - MK_MF_FACE_TIE))
+        return 0;
+    r->face = f;
+    r->align = a;
+    return 1;
+}
+
 /* hull_best_face through the hull's vertex-to-faces map: only the faces
  * incident to v, already in increasing index, two passes (the best
  * alignment, then the first face within the tie of it). */
@@ -197,17 +208,9 @@ static face_pick incident_best_face(const mk_hull *h, mk_vec3 d, int v)
         if (a > best)
             best = a;
     }
-    for (int k = s; k < e && best > -2; ++k) {
-        int f = h->vert_faces[k];
-        if (!face_usable(h, f))
-            continue;
-        mk_real a = v3_dot(h->face_normals[f], d);
-        if (a >= best - MK_MF_FACE_TIE) {
-            r.face = f;
-            r.align = a;
+    for (int k = s; k < e && best > -2; ++k)
+        if (face_usable(h, h->vert_faces[k]) && take_if_tied(h, h->vert_faces[k], d, best, &r))
             break;
-        }
-    }
     return r;
 }
 
@@ -241,16 +244,9 @@ static face_pick scanned_best_face(const mk_hull *h, mk_vec3 d, int v)
             r.align = kept_align[k];
             return r;
         }
-    for (int f = kept ? kept_face[kept - 1] + 1 : 0; overflow && f < h->num_faces; ++f) {
-        if (!face_usable(h, f) || !face_contains(h, f, v))
-            continue;
-        mk_real a = v3_dot(h->face_normals[f], d);
-        if (a >= best - MK_MF_FACE_TIE) {
-            r.face = f;
-            r.align = a;
+    for (int f = kept ? kept_face[kept - 1] + 1 : 0; overflow && f < h->num_faces; ++f)
+        if (face_usable(h, f) && face_contains(h, f, v) && take_if_tied(h, f, d, best, &r))
             break;
-        }
-    }
     return r;
 }
 
@@ -269,8 +265,6 @@ static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
     r.vertex = v;
     return r;
 }
-
-static inline mk_real v3_comp(mk_vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
 
 /* Box face index: 2 * axis + (1 if the face looks along -axis). */
 static face_pick box_best_face(mk_vec3 d)

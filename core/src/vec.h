@@ -17,6 +17,8 @@ static inline mk_vec3 v3_cross(mk_vec3 a, mk_vec3 b)
 {
     return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
+/* Component i (0, 1, 2) of v. */
+static inline mk_real v3_comp(mk_vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
 static inline mk_real v3_len2(mk_vec3 a) { return v3_dot(a, a); }
 static inline mk_real v3_len(mk_vec3 a) { return sqrt(v3_dot(a, a)); }
 static inline mk_vec3 v3_lerp(mk_vec3 a, mk_vec3 b, mk_real t) { return v3_madd(a, t, v3_sub(b, a)); }
