@@ -2,6 +2,7 @@
 #include <minkowski/collide.h>
 
 #include "box_sat.h"
+#include "manifold_internal.h"
 #include "vec.h"
 
 #include <math.h>
@@ -579,10 +580,10 @@ mk_status mk_collide_patch(const mk_pair *pair, const mk_collide_settings *setti
     return collide_full(pair, settings, NULL, NULL, max_points, out, &oc);
 }
 
-/* The half-space is stood in for by a box whose top face is the plane, centred
- * under the shape and large enough that leaving through its top is always the
- * shortest way out: then the box pair has the half-space pair's contact
- * features, and the tested face clipping of the manifold does the work. */
+/* Against a half-space the signed distance is exact from one support call
+ * (the shape's lowest point along -n: no GJK or EPA), and the contact feature
+ * is the shape's feature facing the plane, kept whole (the plane has no sides
+ * to clip against). */
 mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
                            const mk_collide_settings *settings, mk_manifold *out)
 {
@@ -595,51 +596,27 @@ mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec
     if (v != MK_OK)
         return v;
     mk_real nl = v3_len(n);
-    if (!(nl > 0))
+    if (!(nl > 0) || !isfinite(nl))
         return MK_INVALID_INPUT;
     n = v3_scale(n, 1 / nl);
     c /= nl;
-
-    /* Bounding radius of the shape about its frame origin. */
-    mk_vec3 lo, hi;
-    mk_shape_local_aabb(shape, &lo, &hi);
-    mk_real R = fmax(v3_max_abs(lo), v3_max_abs(hi)) * 1.7320508075688772 + shape->radius;
-    mk_real h = v3_dot(n, xf->p) - c; /* height of the shape's origin above the plane */
-    mk_real half = 2 * R + 2 * fabs(h) + 1e-9 * (1 + R);
-    if (!isfinite(half) || !isfinite(h))
+    const mk_real spec = settings ? settings->speculative : 0;
+    if (!isfinite(spec) || !isfinite(c))
         return MK_INVALID_INPUT;
-
-    mk_shape box;
-    mk_status bs = mk_shape_box(&box, v3(half, half, half), 0);
-    if (bs != MK_OK)
-        return bs;
-    /* Box frame: z along n, centre half below the plane under the shape. */
-    mk_vec3 t = fabs(n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
-    mk_vec3 u = v3_normalize_or(v3_sub(t, v3_scale(n, v3_dot(t, n))), v3(0, 0, 1));
-    mk_vec3 w = v3_cross(n, u);
-    mk_transform bx;
-    bx.R = (mk_mat3){{{u.x, w.x, n.x}, {u.y, w.y, n.y}, {u.z, w.z, n.z}}};
-    bx.p = v3_sub(xf->p, v3_scale(n, h + half));
-
-    mk_collide_settings s = settings ? *settings : mk_collide_default_settings();
-    if (!isfinite(s.speculative))
-        return MK_INVALID_INPUT;
-    /* Against a half-space the signed distance is exact from one support call:
-     * the lowest point of the shape along -n. No GJK or EPA needed. */
     mk_vec3 down = m3_tmul(&xf->R, v3_neg(n));
     mk_vec3 low = v3_madd(xf_apply(xf, mk_shape_support(shape, down, NULL)), -shape->radius, n);
     mk_real sd = v3_dot(n, low) - c;
     if (!isfinite(sd))
         return MK_INVALID_INPUT;
     mk_status st = sd > 0 ? MK_GJK_SEPARATED : (sd < 0 ? MK_PENETRATING : MK_GJK_INTERSECTING);
-    if (sd > s.speculative)
+    if (sd > spec)
         return st;
-    mk_pair pair = {shape, *xf, &box, bx};
     contact_points pts;
-    mk_status mst = make_points(&pair, v3_neg(n), sd, low, v3_madd(low, -sd, n), s.speculative,
-                                MK_MANIFOLD_MAX_POINTS, &pts);
+    mk_status mst = mk_manifold_halfspace(shape, xf, n, c, spec, MK_MANIFOLD_MAX_POINTS, &pts);
     if (mst != MK_OK)
         return mst;
+    keep_deepest(&pts, MK_MANIFOLD_MAX_POINTS, MK_COLLIDE_DEPTH_TIE * half_extent(shape), low,
+                 v3_madd(low, -sd, n), sd);
     to_manifold(&pts, out);
     return st;
 }

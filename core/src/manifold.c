@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <minkowski/manifold.h>
+#include "manifold_internal.h"
 #include "support.h"
 
 /* ---------------------------------------------------------------- tolerances */
@@ -1345,6 +1346,27 @@ static void sort_by_id(const cand_list *l, int *idx, int count)
     }
 }
 
+/* The chosen candidates idx[0 .. count) as manifold points, taken from the
+ * frame to the world by xa (NULL: the frame is the world). 0 when a point is
+ * not finite. */
+static int write_points(const cand_list *l, const int *idx, int count, const mk_transform *xa,
+                        mk_manifold_point *pts)
+{
+    for (int q = 0; q < count; ++q) {
+        const cand *cq = &l->c[idx[q]];
+        mk_manifold_point *mp = &pts[q];
+        mp->point_a = xa ? xf_apply(xa, cq->pa) : cq->pa;
+        mp->point_b = xa ? xf_apply(xa, cq->pb) : cq->pb;
+        mp->position = v3_scale(v3_add(mp->point_a, mp->point_b), 0.5);
+        mp->separation = cq->sep;
+        mp->depth = -cq->sep;
+        mp->id = cq->id;
+        if (!v3_finite(mp->position) || !isfinite(mp->separation))
+            return 0;
+    }
+    return 1;
+}
+
 /* ---------------------------------------------------------------- entry point */
 
 static mk_status validate(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
@@ -1440,21 +1462,9 @@ static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real sig
         count = reduce(&l, n_out, c.scale, cap, idx);
     }
     sort_by_id(&l, idx, count);
-
-    /* Back to world coordinates. */
-    for (int q = 0; q < count; ++q) {
-        const cand *cq = &l.c[idx[q]];
-        mk_manifold_point *mp = &pts[q];
-        mp->point_a = xf_apply(xa, cq->pa);
-        mp->point_b = xf_apply(xa, cq->pb);
-        mp->position = v3_scale(v3_add(mp->point_a, mp->point_b), 0.5);
-        mp->separation = cq->sep;
-        mp->depth = -cq->sep;
-        mp->id = cq->id;
-        if (!v3_finite(mp->position) || !isfinite(mp->separation)) {
-            *n_world = v3(0, 0, 1);
-            return MK_INVALID_INPUT; /* a user support returned a non-finite point */
-        }
+    if (!write_points(&l, idx, count, xa, pts)) {
+        *n_world = v3(0, 0, 1);
+        return MK_INVALID_INPUT; /* a user support returned a non-finite point */
     }
     *n_world = m3_mul(&xa->R, n_out);
     *count_out = count;
@@ -1487,4 +1497,74 @@ mk_status mk_contact_patch(const mk_pair *pair, mk_vec3 normal, mk_real signed_d
         return MK_INVALID_INPUT;
     return contact_points(pair, normal, signed_distance, settings, max_points, &out->normal, out->points,
                           &out->count);
+}
+
+/* ---------------------------------------------------------------- half-space */
+
+/* Reference code of the half-space in feature ids (faces of shapes are < 0x7E). */
+#define MK_MF_HALFSPACE_REF 0x7E
+
+/* Candidate from core point p (world) at core height h above the plane. */
+static void push_halfspace(cand_list *l, mk_vec3 p, mk_real h, mk_vec3 n, mk_real r, mk_real keep, uint32_t id)
+{
+    const mk_real sep = h - r;
+    if (sep <= keep)
+        push(l, v3_madd(p, -r, n), v3_madd(p, -h, n), sep, id);
+}
+
+/* The half-space is a reference face without sides: the shape's incident
+ * feature (the one face_contacts would clip against a face of normal n) is
+ * kept whole; only the speculative distance drops points. */
+mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c, mk_real spec,
+                                int cap, mk_contact_patch_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->normal = v3_neg(n);
+    const posed x = {shape, xf->R, xf->p};
+    const mk_real r = shape->radius, scale = shape_extent(shape);
+    const mk_real keep = spec + MK_MF_SLACK * scale;
+    cand_list l;
+    l.count = 0;
+    polygon pg;
+    line_feature lf;
+    mk_real lowest = INFINITY;
+    if (incident_feature(&x, n, &pg, &lf) == KIND_POLY) {
+        for (int q = 0; q < pg.count; ++q) {
+            const mk_real h = v3_dot(n, pg.v[q]) - c;
+            lowest = fmin(lowest, h);
+            push_halfspace(&l, pg.v[q], h, n, r, keep,
+                           make_id(1, MK_MF_HALFSPACE_REF, pg.face, pg.tag[q], MK_MF_ID_INC_VERTEX));
+        }
+    } else {
+        for (int q = 0; q < lf.count; ++q) {
+            const mk_real h = v3_dot(n, lf.v[q]) - c;
+            lowest = fmin(lowest, h);
+            push_halfspace(&l, lf.v[q], h, n, r, keep,
+                           make_id(1, MK_MF_HALFSPACE_REF, lf.code, lf.tag[q], MK_MF_ID_INC_VERTEX));
+        }
+    }
+    /* The lowest point joins when the feature does not reach it (a hull
+     * whose most opposed face misses its support vertex; a large hull face
+     * used as a point). */
+    const mk_vec3 low = support_frame(&x, v3_neg(n));
+    const mk_real h_low = v3_dot(n, low) - c;
+    if (!(lowest <= h_low + MK_MF_FACE_CHECK * scale) || l.count == 0)
+        push(&l, v3_madd(low, -r, n), v3_madd(low, -h_low, n), h_low - r,
+             make_id(1, MK_MF_HALFSPACE_REF, 0xFF, 0xFF, MK_MF_ID_SAFETY));
+    int idx[MK_MANIFOLD_MAX_PATCH_POINTS];
+    int count;
+    if (l.count <= cap) {
+        count = l.count;
+        for (int q = 0; q < count; ++q)
+            idx[q] = q;
+    } else {
+        count = reduce(&l, out->normal, scale, cap, idx);
+    }
+    sort_by_id(&l, idx, count);
+    if (!write_points(&l, idx, count, NULL, out->points)) {
+        memset(out->points, 0, sizeof out->points);
+        return MK_INVALID_INPUT;
+    }
+    out->count = count;
+    return MK_OK;
 }
