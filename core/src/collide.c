@@ -611,13 +611,12 @@ mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec
     mk_status st = sd > 0 ? MK_GJK_SEPARATED : (sd < 0 ? MK_PENETRATING : MK_GJK_INTERSECTING);
     if (sd > spec)
         return st;
-    contact_points pts;
-    mk_status mst = mk_manifold_halfspace(shape, xf, n, c, spec, MK_MANIFOLD_MAX_POINTS, &pts);
-    if (mst != MK_OK)
+    mk_status mst = mk_manifold_halfspace(shape, xf, n, c, spec, MK_MANIFOLD_MAX_POINTS, out->points, &out->count);
+    if (mst != MK_OK) {
+        empty_manifold(out);
         return mst;
-    keep_deepest(&pts, MK_MANIFOLD_MAX_POINTS, MK_COLLIDE_DEPTH_TIE * half_extent(shape), low,
-                 v3_madd(low, -sd, n), sd);
-    to_manifold(&pts, out);
+    }
+    out->normal = v3_neg(n);
     return st;
 }
 

@@ -1516,10 +1516,9 @@ static void push_halfspace(cand_list *l, mk_vec3 p, mk_real h, mk_vec3 n, mk_rea
  * feature (the one face_contacts would clip against a face of normal n) is
  * kept whole; only the speculative distance drops points. */
 mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c, mk_real spec,
-                                int cap, mk_contact_patch_result *out)
+                                int cap, mk_manifold_point *pts, int *count_out)
 {
-    memset(out, 0, sizeof *out);
-    out->normal = v3_neg(n);
+    *count_out = 0;
     const posed x = {shape, xf->R, xf->p};
     const mk_real r = shape->radius, scale = shape_extent(shape);
     const mk_real keep = spec + MK_MF_SLACK * scale;
@@ -1558,13 +1557,11 @@ mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, m
         for (int q = 0; q < count; ++q)
             idx[q] = q;
     } else {
-        count = reduce(&l, out->normal, scale, cap, idx);
+        count = reduce(&l, v3_neg(n), scale, cap, idx);
     }
     sort_by_id(&l, idx, count);
-    if (!write_points(&l, idx, count, NULL, out->points)) {
-        memset(out->points, 0, sizeof out->points);
+    if (!write_points(&l, idx, count, NULL, pts))
         return MK_INVALID_INPUT;
-    }
-    out->count = count;
+    *count_out = count;
     return MK_OK;
 }
