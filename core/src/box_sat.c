@@ -44,16 +44,6 @@ typedef struct axis {
     int i, j;        /* A's axis (faces of A, edges), B's axis (faces of B, edges) */
 } axis;
 
-/* Overlap along the unit axis L, and L oriented from A to B. */
-static inline mk_real overlap_along(mk_vec3 L, const mk_vec3 c[3], mk_vec3 ha, mk_vec3 hb, mk_vec3 t, mk_vec3 *n)
-{
-    mk_real tl = v3_dot(t, L);
-    mk_real h = ha.x * fabs(L.x) + ha.y * fabs(L.y) + ha.z * fabs(L.z) + hb.x * fabs(v3_dot(c[0], L)) +
-                hb.y * fabs(v3_dot(c[1], L)) + hb.z * fabs(v3_dot(c[2], L));
-    *n = tl < 0 ? v3_neg(L) : L;
-    return h - fabs(tl);
-}
-
 /* Core vertex of a box (half extents h, axes c, centre o) farthest along d. */
 static inline mk_vec3 box_vertex(mk_vec3 o, const mk_vec3 c[3], mk_vec3 h, mk_vec3 d)
 {
@@ -80,6 +70,27 @@ static void edge_points(mk_vec3 p0, mk_vec3 u, mk_real su, mk_vec3 q0, mk_vec3 v
     *pb = v3_madd(q0, t, v);
 }
 
+/* Axis k (0-2 faces of A, 3-5 faces of B, 6 + 3 i + j edge e_i x c_j) with
+ * its overlap, oriented from A to B. */
+static axis axis_of(int k, mk_real overlap, const mk_vec3 c[3], const mk_vec3 e[3], mk_vec3 t)
+{
+    axis x = {overlap, {0, 0, 1}, k < 3 ? 0 : (k < 6 ? 1 : 2), 0, 0};
+    mk_vec3 L;
+    if (k < 3) {
+        x.i = k;
+        L = e[k];
+    } else if (k < 6) {
+        x.j = k - 3;
+        L = c[k - 3];
+    } else {
+        x.i = (k - 6) / 3;
+        x.j = (k - 6) % 3;
+        L = v3_normalize_or(v3_cross(e[x.i], c[x.j]), v3(0, 0, 1));
+    }
+    x.n = v3_dot(t, L) < 0 ? v3_neg(L) : L;
+    return x;
+}
+
 mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_distance_result *out, mk_vec3 *apart_n,
                               mk_real *apart_margin)
 {
@@ -96,38 +107,59 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
      * a ground box many times larger must not widen it. */
     const mk_real tie = MK_BOX_SAT_TIE * fmin(v3_max_abs(ha), v3_max_abs(hb));
 
+    /* |R| once: every axis's radii are sums of its entries times half extents. */
+    mk_real absR[3][3];
+    for (int r = 0; r < 3; ++r)
+        for (int q = 0; q < 3; ++q)
+            absR[r][q] = fabs(R.m[r][q]);
+    const mk_real hA[3] = {ha.x, ha.y, ha.z}, hB[3] = {hb.x, hb.y, hb.z}, tt[3] = {t.x, t.y, t.z};
+
     /* best: the chosen axis (faces preferred within the tie); gap: the axis
-     * of the smallest overlap (separating the most when negative). */
-    axis best = {INFINITY, {0, 0, 1}, 0, 0, 0};
-    axis gap = {INFINITY, {0, 0, 1}, 0, 0, 0};
+     * of the smallest overlap (separating the most when negative). Axes are
+     * numbered k: 0-2 faces of A, 3-5 faces of B, 6 + 3 i + j edge e_i x c_j. */
+    mk_real best_o = INFINITY, gap_o = INFINITY;
+    int best_k = 0, gap_k = 0;
     int skipped = 0;
-    for (int k = 0; k < 15; ++k) {
-        axis x = {0, {0, 0, 0}, k < 3 ? 0 : (k < 6 ? 1 : 2), 0, 0};
-        mk_vec3 L;
-        if (k < 3) {
-            x.i = k;
-            L = e[k];
-        } else if (k < 6) {
-            x.j = k - 3;
-            L = c[k - 3];
-        } else {
-            x.i = (k - 6) / 3;
-            x.j = (k - 6) % 3;
-            L = v3_cross(e[x.i], c[x.j]);
-            mk_real len = v3_len(L);
+#define MK_SAT_TAKE(o, k, face_a)                                                                                     \
+    do {                                                                                                           \
+        if ((o) < gap_o)                                                                                           \
+            gap_o = (o), gap_k = (k);                                                                              \
+        if ((face_a) ? (o) < best_o : (o) < best_o - tie)                                                          \
+            best_o = (o), best_k = (k);                                                                            \
+    } while (0)
+    /* Faces of A: L = e_i. */
+    for (int i = 0; i < 3; ++i) {
+        const mk_real o = hA[i] + hB[0] * absR[i][0] + hB[1] * absR[i][1] + hB[2] * absR[i][2] - fabs(tt[i]);
+        MK_SAT_TAKE(o, i, 1);
+    }
+    /* Faces of B: L = c_j (column j of R). */
+    for (int j = 0; j < 3; ++j) {
+        const mk_real tl = tt[0] * R.m[0][j] + tt[1] * R.m[1][j] + tt[2] * R.m[2][j];
+        const mk_real o = hB[j] + hA[0] * absR[0][j] + hA[1] * absR[1][j] + hA[2] * absR[2][j] - fabs(tl);
+        MK_SAT_TAKE(o, 3 + j, 0);
+    }
+    /* Edges: L = e_i x c_j, whose components are L[i] = 0, L[i1] = -R[i2][j],
+     * L[i2] = R[i1][j] (i1 = i + 1, i2 = i + 2 mod 3); B's radius along it from
+     * c_k . L for every k (no orthonormality assumed), then over |L|. */
+    for (int i = 0; i < 3; ++i) {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int j = 0; j < 3; ++j) {
+            const mk_real l1 = -R.m[i2][j], l2 = R.m[i1][j];
+            const mk_real len = sqrt(l1 * l1 + l2 * l2);
             if (!(len > MK_BOX_SAT_PARALLEL)) {
                 skipped = 1;
                 continue;
             }
-            L = v3_scale(L, 1 / len);
+            const mk_real ra = hA[i1] * fabs(l1) + hA[i2] * fabs(l2);
+            const mk_real rb = hB[0] * fabs(R.m[i1][0] * l1 + R.m[i2][0] * l2) +
+                               hB[1] * fabs(R.m[i1][1] * l1 + R.m[i2][1] * l2) +
+                               hB[2] * fabs(R.m[i1][2] * l1 + R.m[i2][2] * l2);
+            const mk_real o = (ra + rb - fabs(tt[i1] * l1 + tt[i2] * l2)) / len;
+            MK_SAT_TAKE(o, 6 + 3 * i + j, 0);
         }
-        x.overlap = overlap_along(L, c, ha, hb, t, &x.n);
-        if (x.overlap < gap.overlap)
-            gap = x;
-        /* A's faces in order; then B's faces and the edges only beyond the tie. */
-        if (x.kind == 0 ? x.overlap < best.overlap : x.overlap < best.overlap - tie)
-            best = x;
     }
+#undef MK_SAT_TAKE
+    axis best = axis_of(best_k, best_o, c, e, t), gap = axis_of(gap_k, gap_o, c, e, t);
     if (!isfinite(gap.overlap) || !isfinite(best.overlap))
         return MK_BOX_SAT_NOT_DECIDED; /* cannot happen for validated inputs */
 
