@@ -1346,6 +1346,22 @@ static void sort_by_id(const cand_list *l, int *idx, int count)
     }
 }
 
+/* The points kept: all candidates when they fit in cap, else the reduction's
+ * choice; in id order. Returns the count. */
+static int choose(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx[MK_MANIFOLD_MAX_PATCH_POINTS])
+{
+    int count;
+    if (l->count <= cap) {
+        count = l->count;
+        for (int q = 0; q < count; ++q)
+            idx[q] = q;
+    } else {
+        count = reduce(l, n, scale, cap, idx);
+    }
+    sort_by_id(l, idx, count);
+    return count;
+}
+
 /* The chosen candidates idx[0 .. count) as manifold points, taken from the
  * frame to the world by xa (NULL: the frame is the world). 0 when a point is
  * not finite. */
@@ -1453,15 +1469,7 @@ static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real sig
     }
 
     int idx[MK_MANIFOLD_MAX_PATCH_POINTS];
-    int count;
-    if (l.count <= cap) {
-        count = l.count;
-        for (int q = 0; q < count; ++q)
-            idx[q] = q;
-    } else {
-        count = reduce(&l, n_out, c.scale, cap, idx);
-    }
-    sort_by_id(&l, idx, count);
+    const int count = choose(&l, n_out, c.scale, cap, idx);
     if (!write_points(&l, idx, count, xa, pts)) {
         *n_world = v3(0, 0, 1);
         return MK_INVALID_INPUT; /* a user support returned a non-finite point */
@@ -1551,15 +1559,7 @@ mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, m
         push(&l, v3_madd(low, -r, n), v3_madd(low, -h_low, n), h_low - r,
              make_id(1, MK_MF_HALFSPACE_REF, 0xFF, 0xFF, MK_MF_ID_SAFETY));
     int idx[MK_MANIFOLD_MAX_PATCH_POINTS];
-    int count;
-    if (l.count <= cap) {
-        count = l.count;
-        for (int q = 0; q < count; ++q)
-            idx[q] = q;
-    } else {
-        count = reduce(&l, v3_neg(n), scale, cap, idx);
-    }
-    sort_by_id(&l, idx, count);
+    const int count = choose(&l, v3_neg(n), scale, cap, idx);
     if (!write_points(&l, idx, count, NULL, pts))
         return MK_INVALID_INPUT;
     *count_out = count;
