@@ -742,6 +742,87 @@ START_TEST(resting_shortcut_matches_oracle)
 }
 END_TEST
 
+/* The shortcut on an edge resting across an edge: two box-shaped hulls (8
+ * points, so no separating-axis path) with an edge of each turned toward the
+ * other, crossing at 20-90 degrees, 0.1-2 mm deep, jittering by up to 0.2 mm,
+ * 5 mrad of yaw and 0.2 mrad of tilt a step. Neither shape shows a face along the normal; D's face
+ * there is the parallelogram of the two edges, which D's own tilted supports
+ * find. Every step: depth = the exact oracle's (1e-7), the overlap along the
+ * normal = the depth (the normal is a minimiser); the shortcut must answer
+ * most steps after the first. */
+START_TEST(resting_shortcut_edge_on_edge)
+{
+    or_rng r = or_rng_make(0xed6e);
+    mk_vec3 cube[8];
+    for (int i = 0; i < 8; ++i)
+        cube[i] = v3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1);
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(cube, 8, &h), MK_OK);
+    mk_shape a, b;
+    mk_shape_hull(&a, h, 0);
+    mk_shape_hull(&b, h, 0);
+    const int sequences = or_scaled(100), steps = 20;
+    long after_first = 0, answered = 0;
+    for (int q = 0; q < sequences; ++q) {
+        /* A: an edge along world x on top (45 degrees about x); B: an edge
+         * along a direction at angle phi to it, at the bottom. */
+        const double phi = or_uniform(&r, 0.35, 1.5708);
+        mk_transform xa = at(v3(0, 0, 0)), xb = at(v3(0, 0, 0));
+        turn(&xa, v3(1, 0, 0), 0.7853981633974483, v3(0, 0, 0));
+        turn(&xb, v3(1, 0, 0), 0.7853981633974483, v3(0, 0, 0));
+        turn(&xb, v3(0, 0, 1), phi, v3(0, 0, 0));
+        const double pen = or_uniform(&r, 1e-4, 2e-3);
+        mk_collide_settings s = mk_collide_default_settings();
+        s.gjk.variant = (mk_gjk_variant)or_int(&r, 3);
+        mk_collide_cache cc;
+        memset(&cc, 0, sizeof cc);
+        mk_vec3 slide = v3(or_uniform(&r, -0.03, 0.03), or_uniform(&r, -0.03, 0.03), 0);
+        for (int k = 0; k < steps; ++k) {
+            const mk_vec3 up = v3(0, 0, 1);
+            double top = or_support_value(&a, &xa, up), low = -or_support_value(&b, &xb, v3_neg(up));
+            xb.p = v3_add(slide, v3(0, 0, xb.p.z + top - pen - low));
+            /* the supports along z see the edges' lowest ends once tilted:
+             * one correction by the exact depth puts the crossing pen deep */
+            double d0;
+            mk_vec3 w0a, w0b;
+            ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d0, &w0a, &w0b));
+            xb.p.z -= d0 + pen;
+            mk_pair p = {&a, xa, &b, xb};
+            unsigned long long before = cc.shortcuts;
+            mk_contact_patch_result pr;
+            ck_assert_int_lt(mk_collide_patch(&p, &s, &cc, 8, &pr), MK_INVALID_INPUT);
+            const int shortcut = cc.shortcuts != before;
+            if (k > 0) {
+                ++after_first;
+                answered += shortcut;
+            }
+            double d;
+            mk_vec3 wa, wb;
+            ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d, &wa, &wb));
+            ck_assert_msg(d < 0 && pr.count > 0, "seq %d step %d: exact %g, %d points", q, k, d, pr.count);
+            double sep = INFINITY;
+            for (int i = 0; i < pr.count; ++i)
+                sep = fmin(sep, pr.points[i].separation);
+            ck_assert_msg(fabs(sep - d) <= 1e-7, "seq %d step %d (shortcut %d): deepest %.12g, exact %.12g", q, k,
+                          shortcut, sep, d);
+            ck_assert(cc.hint_valid);
+            const double ov = overlap_along(&p, m3_mul(&xa.R, cc.hint_normal));
+            ck_assert_msg(fabs(ov + d) <= 1e-7, "seq %d step %d (shortcut %d): overlap %.12g along the normal, depth %.12g",
+                          q, k, shortcut, ov, -d);
+            /* jitter */
+            slide = v3_add(slide, v3(or_uniform(&r, -2e-4, 2e-4), or_uniform(&r, -2e-4, 2e-4), 0));
+            turn(&xb, v3(0, 0, 1), or_uniform(&r, -5e-3, 5e-3), xb.p);
+            turn(&xb, or_unit(&r), or_uniform(&r, 0, 2e-4), xb.p);
+        }
+    }
+    fprintf(stderr, "collide edge-on-edge shortcut: %d sequences x %d steps: %ld of %ld steps after the first by the "
+                    "shortcut\n",
+            sequences, steps, answered, after_first);
+    ck_assert_int_gt(answered, after_first / 2);
+    mk_hull_destroy(h);
+}
+END_TEST
+
 /* Box pairs take the separating-axis path (box_sat.c). Against the exact
  * polytope oracle on random boxes (rounded or not, 1:10 aspect) at random
  * poses from deep overlap to apart, and on stacked boxes tilted by 0 .. 1e-6
@@ -907,6 +988,7 @@ int main(void)
     tcase_add_test(tc, certificate_matches_full_pipeline);
     tcase_add_test(tc, certificate_cases);
     tcase_add_test(tc, resting_shortcut_matches_oracle);
+    tcase_add_test(tc, resting_shortcut_edge_on_edge);
     tcase_add_test(tc, box_sat_matches_oracle);
     tcase_add_test(tc, box_sat_small_box_on_huge_ground);
     suite_add_tcase(s, tc);
