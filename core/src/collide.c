@@ -150,6 +150,26 @@ static mk_vec3 mink_support(mink *k, mk_vec3 d, mk_vec3 *pa, mk_vec3 *pb)
     return v3_sub(*pa, *pb);
 }
 
+/* Support of the reference shape's face seen along d (A's frame): A along d,
+ * or B along -d (B's face looks the other way). */
+static mk_vec3 ref_support(mink *k, int ref_b, mk_vec3 d)
+{
+    return ref_b ? v3_add(m3_mul(&k->R, mk_shape_support(k->b, m3_tmul(&k->R, v3_neg(d)), &k->hint_b)), k->p)
+                 : mk_shape_support(k->a, d, &k->hint_a);
+}
+
+/* Smallest barycentric coordinate of the origin in the triangle (i, j, l) of
+ * the plane points (x, y); -1 for a degenerate triangle. */
+static mk_real origin_margin(const mk_real *x, const mk_real *y, int i, int j, int l)
+{
+    mk_real det = (x[j] - x[i]) * (y[l] - y[i]) - (x[l] - x[i]) * (y[j] - y[i]);
+    if (!(fabs(det) > 0))
+        return -1;
+    mk_real bj = ((-x[i]) * (y[l] - y[i]) - (x[l] - x[i]) * (-y[i])) / det;
+    mk_real bl = ((x[j] - x[i]) * (-y[i]) - (-x[i]) * (y[j] - y[i])) / det;
+    return fmin(1 - bj - bl, fmin(bj, bl));
+}
+
 /* Whose face the shortcut looks for: A's, B's, or D's own. */
 typedef enum ref_face { REF_A, REF_B, REF_D } ref_face;
 
@@ -193,11 +213,7 @@ static int resting_shortcut(const mk_pair *pair, mk_vec3 n, ref_face ref, const 
     for (int i = 0; i < 4; ++i) {
         mk_real phi = 0.4 + 1.5707963267948966 * i;
         mk_vec3 d = v3_add(n, v3_scale(v3_add(v3_scale(t1, cos(phi)), v3_scale(t2, sin(phi))), MK_COLLIDE_HINT_TILT));
-        if (ref == REF_D)
-            fv[i] = mink_support(&k, d, &a[i], &b[i]);
-        else
-            fv[i] = ref_b ? v3_add(m3_mul(&k.R, mk_shape_support(k.b, m3_tmul(&k.R, v3_neg(d)), &k.hint_b)), k.p)
-                          : mk_shape_support(k.a, d, &k.hint_a);
+        fv[i] = ref == REF_D ? mink_support(&k, d, &a[i], &b[i]) : ref_support(&k, ref_b, d);
     }
     /* The face's normal (largest of the four triangles), then for a shape's
      * face the other shape's support point against it: D's points v = a - b
@@ -233,21 +249,37 @@ static int resting_shortcut(const mk_pair *pair, mk_vec3 n, ref_face ref, const 
     int best = -1;
     mk_real best_min = 0;
     for (int q = 0; q < 4; ++q) {
-        int i = tri[q][0], j = tri[q][1], l = tri[q][2];
-        mk_real det = (x[j] - x[i]) * (y[l] - y[i]) - (x[l] - x[i]) * (y[j] - y[i]);
-        if (!(fabs(det) > 0))
-            continue;
-        mk_real bj = ((-x[i]) * (y[l] - y[i]) - (x[l] - x[i]) * (-y[i])) / det;
-        mk_real bl = ((x[j] - x[i]) * (-y[i]) - (-x[i]) * (y[j] - y[i])) / det;
-        mk_real lo = fmin(1 - bj - bl, fmin(bj, bl));
+        mk_real lo = origin_margin(x, y, tri[q][0], tri[q][1], tri[q][2]);
         if (lo > best_min) {
             best_min = lo;
             best = q;
         }
     }
-    if (best < 0) {
-        return 0;
+    if (best < 0 && ref != REF_D) {
+        /* The other shape's point projects outside the four (a face with
+         * more corners, a cap's circle, a point near the rim): three supports
+         * of the face tilted 120 degrees apart around its normal, the first
+         * toward that point from the four's centre. */
+        mk_real cx = 0.25 * (x[0] + x[1] + x[2] + x[3]), cy = 0.25 * (y[0] + y[1] + y[2] + y[3]);
+        mk_real cl = sqrt(cx * cx + cy * cy);
+        if (!(cl > 0))
+            return SHORTCUT_NO;
+        mk_vec3 w0 = v3_add(v3_scale(u1, -cx / cl), v3_scale(u2, -cy / cl)), w1 = v3_cross(fn, w0);
+        for (int i = 0; i < 3; ++i) {
+            mk_real phi = 2.0943951023931957 * i;
+            mk_vec3 d = v3_add(fn, v3_scale(v3_add(v3_scale(w0, cos(phi)), v3_scale(w1, sin(phi))), MK_COLLIDE_HINT_TILT));
+            mk_vec3 f = ref_support(&k, ref_b, d);
+            a[i] = ref_b ? other : f;
+            b[i] = ref_b ? f : other;
+            v[i] = v3_sub(a[i], b[i]);
+            x[i] = v3_dot(v[i], u1);
+            y[i] = v3_dot(v[i], u2);
+        }
+        if (origin_margin(x, y, 0, 1, 2) > 0)
+            best = 0;
     }
+    if (best < 0)
+        return SHORTCUT_NO;
     const int i0 = tri[best][0], i1 = tri[best][1], i2 = tri[best][2];
     mk_vec3 m = v3_cross(v3_sub(v[i1], v[i0]), v3_sub(v[i2], v[i0]));
     mk_real ml = v3_len(m);
