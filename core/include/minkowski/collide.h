@@ -101,12 +101,14 @@ MK_API mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_setting
  * on the signed-distance normal and depth, plus the exact witness pair when
  * none of them reaches the depth). max_points = 4 gives mk_collide_cached's
  * points. cache may be NULL. Overlapping pairs whose last call overlapped
- * first try the resting-contact shortcut: from the hinted normal, four
- * supports tilted around it span a triangle on a face of the Minkowski
- * difference D = A - B, and with the support opposite it a tetrahedron
- * inside D holding the origin; its nearest face is a certified lower bound
- * on the depth (EPA's lower bound, van den Bergen 2001 sec. 4.3.3) and the
- * support along the triangle's normal an upper bound (EPA's upper bound).
+ * first try the resting-contact shortcut: from the hinted normal, supports
+ * tilted around it (of A's face, else B's, aimed at the other shape's point
+ * when the first four miss it, else of D itself for an edge across an edge)
+ * span a triangle on a face of the Minkowski difference D = A - B, and with
+ * the support opposite it a tetrahedron inside D holding the origin; its
+ * nearest face is a certified lower bound on the depth (EPA's lower bound,
+ * van den Bergen 2001 sec. 4.3.3) and the support along the triangle's
+ * normal an upper bound (EPA's upper bound).
  * Only when they meet within the EPA tolerance is the answer taken, with
  * the status MK_PENETRATING; otherwise GJK + EPA run as usual. */
 MK_API mk_status mk_collide_patch(const mk_pair *pair, const mk_collide_settings *settings, mk_collide_cache *cache,
