@@ -734,7 +734,7 @@ START_TEST(resting_shortcut_matches_oracle)
                     "shortcut; %llu shortcuts in all; %ld depths checked\n",
             sequences, steps, face_steps, face_shortcuts, total_shortcuts, checked);
     ck_assert_int_gt(checked, sequences * steps / 2);
-    /* measured: 950 of 3382 (the jitter tips bodies onto edges); box pairs
+    /* measured: 847 of 3382 (the jitter tips bodies onto edges); box pairs
      * take the separating-axis path instead (box_sat.c), checked above */
     ck_assert_int_gt(face_shortcuts, face_steps / 5);
     mk_hull_destroy(bev);
@@ -820,61 +820,6 @@ START_TEST(resting_shortcut_edge_on_edge)
             sequences, steps, answered, after_first);
     ck_assert_int_gt(answered, after_first / 2);
     mk_hull_destroy(h);
-}
-END_TEST
-
-/* The shortcut on a point resting near the rim of a flat cap: a cone's apex
- * pressed 0.1-2 mm into the top cap of an upright cylinder at 75-95% of its
- * radius, any azimuth, sliding by up to 0.2 mm a step. The four fixed tilted
- * supports of the cap span its inscribed square, which misses the apex at most
- * azimuths; the three supports aimed at the apex span a triangle that holds
- * it. The depth is the apex's depth below the cap (the rim is 1 cm or more
- * away); the shortcut must answer most steps after the first. */
-START_TEST(resting_shortcut_point_near_rim)
-{
-    or_rng r = or_rng_make(0x41e);
-    mk_shape cyl, cone;
-    ck_assert_int_eq(mk_shape_cylinder(&cyl, 0.2, 0.1, 0), MK_OK);
-    ck_assert_int_eq(mk_shape_cone(&cone, 0.1, 0.15, 0), MK_OK);
-    const int sequences = or_scaled(100), steps = 20;
-    long after_first = 0, answered = 0;
-    for (int q = 0; q < sequences; ++q) {
-        mk_transform xa = at(v3(0, 0, 0)), xb = at(v3(0, 0, 0));
-        turn(&xb, v3(1, 0, 0), 3.141592653589793, v3(0, 0, 0)); /* apex down */
-        const double az = or_uniform(&r, 0, 6.283185307179586), rho = or_uniform(&r, 0.15, 0.19);
-        const double pen = or_uniform(&r, 1e-4, 2e-3);
-        mk_collide_settings s = mk_collide_default_settings();
-        s.gjk.variant = (mk_gjk_variant)or_int(&r, 3);
-        mk_collide_cache cc;
-        memset(&cc, 0, sizeof cc);
-        double px = rho * cos(az), py = rho * sin(az);
-        for (int k = 0; k < steps; ++k) {
-            xb.p = v3(px, py, 0.1 + 0.15 - pen); /* apex at z = 0.1 - pen */
-            mk_pair p = {&cyl, xa, &cone, xb};
-            unsigned long long before = cc.shortcuts;
-            mk_contact_patch_result pr;
-            ck_assert_int_eq(mk_collide_patch(&p, &s, &cc, 8, &pr), MK_PENETRATING);
-            const int shortcut = cc.shortcuts != before;
-            if (k > 0) {
-                ++after_first;
-                answered += shortcut;
-            }
-            double sep = INFINITY;
-            for (int i = 0; i < pr.count; ++i)
-                sep = fmin(sep, pr.points[i].separation);
-            ck_assert_msg(fabs(sep + pen) <= 1e-7, "seq %d step %d (shortcut %d): deepest %.12g, depth %.12g", q, k,
-                          shortcut, sep, pen);
-            ck_assert(cc.hint_valid);
-            ck_assert_msg(fabs(overlap_along(&p, m3_mul(&xa.R, cc.hint_normal)) - pen) <= 1e-7,
-                          "seq %d step %d: the normal is not the cap's", q, k);
-            px += or_uniform(&r, -2e-4, 2e-4);
-            py += or_uniform(&r, -2e-4, 2e-4);
-        }
-    }
-    fprintf(stderr, "collide point-near-rim shortcut: %d sequences x %d steps: %ld of %ld steps after the first by "
-                    "the shortcut\n",
-            sequences, steps, answered, after_first);
-    ck_assert_int_gt(answered, after_first * 4 / 5);
 }
 END_TEST
 
@@ -1044,7 +989,6 @@ int main(void)
     tcase_add_test(tc, certificate_cases);
     tcase_add_test(tc, resting_shortcut_matches_oracle);
     tcase_add_test(tc, resting_shortcut_edge_on_edge);
-    tcase_add_test(tc, resting_shortcut_point_near_rim);
     tcase_add_test(tc, box_sat_matches_oracle);
     tcase_add_test(tc, box_sat_small_box_on_huge_ground);
     suite_add_tcase(s, tc);

@@ -211,8 +211,12 @@ static int resting_shortcut(const mk_pair *pair, mk_vec3 n, ref_face ref, const 
     mk_vec3 t2 = v3_cross(n, t1);
     mk_vec3 v[4], a[4], b[4], fv[4];
     for (int i = 0; i < 4; ++i) {
-        mk_real phi = 0.4 + 1.5707963267948966 * i;
-        mk_vec3 d = v3_add(n, v3_scale(v3_add(v3_scale(t1, cos(phi)), v3_scale(t2, sin(phi))), MK_COLLIDE_HINT_TILT));
+        /* azimuths 0.4 + i pi / 2: (cos, sin) = (c, s), (-s, c), (-c, -s), (s, -c) */
+        static const mk_real kc[4] = {0.9210609940028851, -0.3894183423086505, -0.9210609940028851,
+                                      0.3894183423086505};
+        static const mk_real ks[4] = {0.3894183423086505, 0.9210609940028851, -0.3894183423086505,
+                                      -0.9210609940028851};
+        mk_vec3 d = v3_add(n, v3_scale(v3_add(v3_scale(t1, kc[i]), v3_scale(t2, ks[i])), MK_COLLIDE_HINT_TILT));
         fv[i] = ref == REF_D ? mink_support(&k, d, &a[i], &b[i]) : ref_support(&k, ref_b, d);
     }
     /* The face's normal (largest of the four triangles), then for a shape's
@@ -254,29 +258,6 @@ static int resting_shortcut(const mk_pair *pair, mk_vec3 n, ref_face ref, const 
             best_min = lo;
             best = q;
         }
-    }
-    if (best < 0 && ref != REF_D) {
-        /* The other shape's point projects outside the four (a face with
-         * more corners, a cap's circle, a point near the rim): three supports
-         * of the face tilted 120 degrees apart around its normal, the first
-         * toward that point from the four's centre. */
-        mk_real cx = 0.25 * (x[0] + x[1] + x[2] + x[3]), cy = 0.25 * (y[0] + y[1] + y[2] + y[3]);
-        mk_real cl = sqrt(cx * cx + cy * cy);
-        if (!(cl > 0))
-            return SHORTCUT_NO;
-        mk_vec3 w0 = v3_add(v3_scale(u1, -cx / cl), v3_scale(u2, -cy / cl)), w1 = v3_cross(fn, w0);
-        for (int i = 0; i < 3; ++i) {
-            mk_real phi = 2.0943951023931957 * i;
-            mk_vec3 d = v3_add(fn, v3_scale(v3_add(v3_scale(w0, cos(phi)), v3_scale(w1, sin(phi))), MK_COLLIDE_HINT_TILT));
-            mk_vec3 f = ref_support(&k, ref_b, d);
-            a[i] = ref_b ? other : f;
-            b[i] = ref_b ? f : other;
-            v[i] = v3_sub(a[i], b[i]);
-            x[i] = v3_dot(v[i], u1);
-            y[i] = v3_dot(v[i], u2);
-        }
-        if (origin_margin(x, y, 0, 1, 2) > 0)
-            best = 0;
     }
     if (best < 0)
         return SHORTCUT_NO;

@@ -102,9 +102,8 @@ MK_API mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_setting
  * none of them reaches the depth). max_points = 4 gives mk_collide_cached's
  * points. cache may be NULL. Overlapping pairs whose last call overlapped
  * first try the resting-contact shortcut: from the hinted normal, supports
- * tilted around it (of A's face, else B's, aimed at the other shape's point
- * when the first four miss it, else of D itself for an edge across an edge)
- * span a triangle on a face of the Minkowski difference D = A - B, and with
+ * tilted around it (of A's face, else B's, else of D itself for an edge
+ * across an edge) span a triangle on a face of the Minkowski difference D = A - B, and with
  * the support opposite it a tetrahedron inside D holding the origin; its
  * nearest face is a certified lower bound on the depth (EPA's lower bound,
  * van den Bergen 2001 sec. 4.3.3) and the support along the triangle's
