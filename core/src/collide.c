@@ -402,7 +402,7 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
         /* A's face, B's face, and only when neither shows a face along n
          * (edge on edge), D's (on two parallel faces D's tilted supports can
          * fall on neighbouring faces of D that a rocking tilt splits off:
-         * trying D there cost a rocking hull stack 12% and never answered). */
+         * trying D there cost a rocking hull stack 12%, answering 5 of 5,232). */
         int got = SHORTCUT_NO;
         if (v3_len2(n) > 0) {
             const int ra = resting_shortcut(pair, n, REF_A, &s.epa, ha, hb, &sd);
