@@ -143,19 +143,19 @@ typedef struct mink {
     int hint_a, hint_b;
 } mink;
 
-static mk_vec3 mink_support(mink *k, mk_vec3 d, mk_vec3 *pa, mk_vec3 *pb)
+/* A's support along d, or (of_b) B's along -d, in A's frame: the two halves
+ * of D's support along d. */
+static mk_vec3 ref_support(mink *k, int of_b, mk_vec3 d)
 {
-    *pa = mk_shape_support(k->a, d, &k->hint_a);
-    *pb = v3_add(m3_mul(&k->R, mk_shape_support(k->b, m3_tmul(&k->R, v3_neg(d)), &k->hint_b)), k->p);
-    return v3_sub(*pa, *pb);
+    return of_b ? v3_add(m3_mul(&k->R, mk_shape_support(k->b, m3_tmul(&k->R, v3_neg(d)), &k->hint_b)), k->p)
+                : mk_shape_support(k->a, d, &k->hint_a);
 }
 
-/* Support of the reference shape's face seen along d (A's frame): A along d,
- * or B along -d (B's face looks the other way). */
-static mk_vec3 ref_support(mink *k, int ref_b, mk_vec3 d)
+static mk_vec3 mink_support(mink *k, mk_vec3 d, mk_vec3 *pa, mk_vec3 *pb)
 {
-    return ref_b ? v3_add(m3_mul(&k->R, mk_shape_support(k->b, m3_tmul(&k->R, v3_neg(d)), &k->hint_b)), k->p)
-                 : mk_shape_support(k->a, d, &k->hint_a);
+    *pa = ref_support(k, 0, d);
+    *pb = ref_support(k, 1, d);
+    return v3_sub(*pa, *pb);
 }
 
 /* Smallest barycentric coordinate of the origin in the triangle (i, j, l) of
@@ -232,10 +232,7 @@ static int resting_shortcut(const mk_pair *pair, mk_vec3 n, ref_face ref, const 
         return SHORTCUT_NO_FACE;
     fn = v3_normalize_or(v3_scale(fn, v3_dot(fn, n) >= 0 ? 1 : -1), n);
     mk_vec3 u1 = v3_normalize_or(v3_sub(t1, v3_scale(fn, v3_dot(t1, fn))), t1), u2 = v3_cross(fn, u1);
-    mk_vec3 other = v3(0, 0, 0);
-    if (ref != REF_D)
-        other = ref_b ? mk_shape_support(k.a, fn, &k.hint_a)
-                      : v3_add(m3_mul(&k.R, mk_shape_support(k.b, m3_tmul(&k.R, v3_neg(fn)), &k.hint_b)), k.p);
+    const mk_vec3 other = ref != REF_D ? ref_support(&k, !ref_b, fn) : v3(0, 0, 0);
     mk_real x[4], y[4];
     for (int i = 0; i < 4; ++i) {
         if (ref != REF_D) {
