@@ -89,6 +89,14 @@ static mk_real depth_tie(const mk_pair *pair)
 static mk_status make_points(const mk_pair *pair, mk_vec3 normal, mk_real distance, mk_vec3 pa, mk_vec3 pb,
                              mk_real spec, int cap, contact_points *out)
 {
+    /* Two boxes: the face clip in the reference box's coordinates (the same
+     * points as the general path's, at a fraction of its cost). */
+    if (pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX &&
+        mk_manifold_box_box(pair, normal, distance, spec, cap, &out->normal, out->points, &out->count)) {
+        memset(out->points + out->count, 0, sizeof out->points[0] * (size_t)(MK_MANIFOLD_MAX_PATCH_POINTS - out->count));
+        keep_deepest(out, cap, depth_tie(pair), pa, pb, distance);
+        return MK_OK;
+    }
     mk_manifold_settings ms = mk_manifold_default_settings();
     ms.speculative_distance = spec;
     mk_status mst;

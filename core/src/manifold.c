@@ -686,15 +686,16 @@ static void plane_corner_tag(const polygon *ref, int i, int j, uint8_t *a, uint8
     }
 }
 
-/* Keep the part of in[0..n) with <sn, p> <= off (one Sutherland-Hodgman pass
- * against side plane j of the reference). Returns the new count (<= n + 1). */
-static int clip_pass(const clip_vertex *in, int n, mk_vec3 sn, mk_real off, int j, const polygon *ref,
-                     clip_vertex *out)
+/* Keep the part of in[0..n) with dist[q] <= 0 (one Sutherland-Hodgman pass
+ * against side plane j of the reference; dist[q]: in[q]'s signed distance to
+ * the plane, at any positive scale). Returns the new count (<= n + 1). */
+static int clip_pass(const clip_vertex *in, const mk_real *dist, int n, int j, const polygon *ref, clip_vertex *out)
 {
     int m = 0;
     for (int q = 0; q < n; ++q) {
-        const clip_vertex *va = &in[q], *vb = &in[q + 1 == n ? 0 : q + 1];
-        mk_real da = v3_dot(sn, va->p) - off, db = v3_dot(sn, vb->p) - off;
+        const int q1 = q + 1 == n ? 0 : q + 1;
+        const clip_vertex *va = &in[q], *vb = &in[q1];
+        const mk_real da = dist[q], db = dist[q1];
         if (da <= 0) {
             out[m] = *va;
             if (da == 0 && db > 0)
@@ -748,7 +749,10 @@ static void clip_polygon_on_face(const polygon *ref, const polygon *inc, int fli
         const mk_real off = v3_dot(sn, a);
         if (n + 1 > MK_MF_CLIP_CAP)
             return; /* cannot happen: n <= inc->count + j */
-        n = clip_pass(buf[cur], n, sn, off, j, ref, buf[1 - cur]);
+        mk_real dist[MK_MF_CLIP_CAP];
+        for (int q = 0; q < n; ++q)
+            dist[q] = v3_dot(sn, buf[cur][q].p) - off;
+        n = clip_pass(buf[cur], dist, n, j, ref, buf[1 - cur]);
         cur = 1 - cur;
     }
     mk_real ref_off = v3_dot(ref->normal, ref->v[0]);
@@ -1505,6 +1509,165 @@ mk_status mk_contact_patch(const mk_pair *pair, mk_vec3 normal, mk_real signed_d
         return MK_INVALID_INPUT;
     return contact_points(pair, normal, signed_distance, settings, max_points, &out->normal, out->points,
                           &out->count);
+}
+
+/* ---------------------------------------------------------------- box on box */
+
+/* Side plane j of box face `face` (box_polygon's edge j) as a coordinate
+ * bound in the box's own frame: inside when sigma * p[coord] <= h[coord].
+ * Edge j runs from corner j to corner j + 1; its outward side normal
+ * (edge x face normal) is -e_k, e_j, e_k, -e_j on a +axis face and -e_j,
+ * e_k, e_j, -e_k on a -axis face (i the face's axis, j = i + 1, k = i + 2). */
+/* shape_extent of a box. */
+static inline mk_real box_extent(const mk_shape *s)
+{
+    return v3_max_abs(s->u.box.half_extents) + s->radius;
+}
+
+static void box_side_bound(int face, int edge, int *coord, mk_real *sigma)
+{
+    const int i = face / 2, j = (i + 1) % 3, k = (i + 2) % 3;
+    *coord = (edge % 2 == 0) == (face % 2 == 0) ? k : j;
+    *sigma = edge == 1 || edge == 2 ? 1 : -1;
+}
+
+int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance, mk_real spec, int cap,
+                        mk_vec3 *n_world, mk_manifold_point *pts, int *count_out)
+{
+    *count_out = 0;
+    const mk_transform *xa = &pair->xf_a;
+    const mk_shape *sa = pair->a, *sb = pair->b;
+    if (!v3_finite(normal) || !isfinite(signed_distance) || !isfinite(spec))
+        return 0;
+    /* B in A's frame (the frame), and the normal there. */
+    const mk_mat3 Rb = m3_tmul_m3(&xa->R, &pair->xf_b.R);
+    const mk_vec3 pb = m3_tmul(&xa->R, v3_sub(pair->xf_b.p, xa->p));
+    const mk_vec3 n = v3_normalize_or(m3_tmul(&xa->R, normal), v3(0, 0, 0));
+    if (!(v3_len2(n) > 0))
+        return 0;
+    const mk_real ea = box_extent(sa), eb = box_extent(sb);
+    const mk_real keep = spec + MK_MF_SLACK * (ea > eb ? ea : eb);
+    if (signed_distance > keep) { /* apart beyond reach: no points (contact_points) */
+        *n_world = m3_mul(&xa->R, n);
+        return 1;
+    }
+    /* face_contacts' reference choice. */
+    const face_pick fa = box_best_face(n), fb = box_best_face(m3_tmul(&Rb, v3_neg(n)));
+    const mk_real cmin = cos(MK_MF_FACE_ANGLE);
+    const int use_a = fa.face >= 0 && fa.align >= cmin, use_b = fb.face >= 0 && fb.align >= cmin;
+    if (!use_a && !use_b)
+        return 0;
+    const int flip = use_b && (!use_a || fb.align > fa.align + MK_MF_REF_BIAS);
+    const mk_shape *rs = flip ? sb : sa, *is = flip ? sa : sb;
+    const int face = flip ? fb.face : fa.face;
+    /* The incident box in the reference box's coordinates: rotation M, centre t. */
+    posed inc_pose = {is, Rb, pb};
+    if (flip) {
+        for (int r = 0; r < 3; ++r)
+            for (int q = 0; q < 3; ++q)
+                inc_pose.R.m[r][q] = Rb.m[q][r];
+        inc_pose.p = v3_neg(m3_tmul(&Rb, pb));
+    }
+    const int ri = face / 2;
+    const mk_real rsg = face % 2 ? -1 : 1;
+    const mk_vec3 rh = rs->u.box.half_extents;
+    const mk_real rhh[3] = {rh.x, rh.y, rh.z};
+    /* The incident face: the incident box's face most opposed to the reference
+     * normal rsg e_ri (incident_feature), corners and tags as box_polygon's. */
+    const mk_vec3 toward = v3_scale(v3(ri == 0, ri == 1, ri == 2), -rsg);
+    const face_pick fi = box_best_face(m3_tmul(&inc_pose.R, toward));
+    polygon inc, ref;
+    box_polygon(&inc_pose, fi.face, &inc);
+    const posed ref_pose = {rs, {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}, {0, 0, 0}};
+    box_polygon(&ref_pose, face, &ref); /* its tags (ids); its corners are not used */
+
+    /* Clip against the reference face's side planes, in box_polygon's edge
+     * order (so the tags, and the ids, are face_contacts'). */
+    clip_vertex buf[2][MK_MF_CLIP_CAP];
+    int nv = inc.count, cur = 0;
+    for (int q = 0; q < nv; ++q) {
+        buf[0][q].p = inc.v[q];
+        buf[0][q].a = inc.tag[q];
+        buf[0][q].b = MK_MF_ID_INC_VERTEX;
+        buf[0][q].edge = inc.tag[q];
+    }
+    for (int j = 0; j < 4 && nv > 0; ++j) {
+        int coord;
+        mk_real sigma;
+        box_side_bound(face, j, &coord, &sigma);
+        mk_real dist[MK_MF_CLIP_CAP];
+        for (int q = 0; q < nv; ++q)
+            dist[q] = sigma * v3_comp(buf[cur][q].p, coord) - rhh[coord];
+        nv = clip_pass(buf[cur], dist, nv, j, &ref, buf[1 - cur]);
+        cur = 1 - cur;
+    }
+    if (nv == 0)
+        return 0;
+
+    /* Points: height over the reference face, its foot on the face, both to
+     * the frame; the incident point belongs to A when flipped. */
+    cand_list l;
+    l.count = 0;
+    mk_real min_sep = INFINITY;
+    for (int q = 0; q < nv; ++q) {
+        mk_vec3 p = buf[cur][q].p, foot = p;
+        const mk_real sep = rsg * v3_comp(p, ri) - rhh[ri];
+        if (ri == 0)
+            foot.x = rsg * rh.x;
+        else if (ri == 1)
+            foot.y = rsg * rh.y;
+        else
+            foot.z = rsg * rh.z;
+        if (flip) {
+            p = v3_add(m3_mul(&Rb, p), pb);
+            foot = v3_add(m3_mul(&Rb, foot), pb);
+            push(&l, p, foot, sep, make_id(1, face, fi.face, buf[cur][q].a, buf[cur][q].b));
+        } else {
+            push(&l, foot, p, sep, make_id(0, face, fi.face, buf[cur][q].a, buf[cur][q].b));
+        }
+        min_sep = sep < min_sep ? sep : min_sep;
+    }
+    mk_vec3 ref_n = v3_scale(v3(ri == 0, ri == 1, ri == 2), rsg);
+    if (flip)
+        ref_n = m3_mul(&Rb, ref_n);
+    const mk_vec3 n_out = flip ? v3_neg(ref_n) : ref_n;
+
+    /* face_contact_complete: the clip's deepest point is the caller's depth,
+     * or the normal is the face normal and the clip reaches the incident
+     * box's deepest corner. Otherwise the general path decides. */
+    const mk_real scale = ea < eb ? ea : eb;
+    const mk_real ra = sa->radius, rb = sb->radius;
+    const mk_real core_distance = signed_distance + ra + rb;
+    if (!(fabs(min_sep - core_distance) <= MK_MF_DEPTH_CHECK * scale)) {
+        if (v3_dot(n_out, n) < cos(MK_MF_NORMAL_CHECK))
+            return 0;
+        const mk_vec3 ih = is->u.box.half_extents;
+        const mk_real lowest = rsg * v3_comp(inc_pose.p, ri) - fabs(inc_pose.R.m[ri][0]) * ih.x -
+                               fabs(inc_pose.R.m[ri][1]) * ih.y - fabs(inc_pose.R.m[ri][2]) * ih.z;
+        if (!(min_sep <= lowest - rhh[ri] + MK_MF_FACE_CHECK * scale))
+            return 0;
+    }
+
+    /* Rounded boxes: to the surfaces, then the far points dropped. */
+    int kept = 0;
+    for (int q = 0; q < l.count; ++q) {
+        cand cq = l.c[q];
+        cq.pa = v3_madd(cq.pa, ra, n_out);
+        cq.pb = v3_madd(cq.pb, -rb, n_out);
+        cq.sep -= ra + rb;
+        if (cq.sep <= keep)
+            l.c[kept++] = cq;
+    }
+    l.count = kept;
+    if (kept == 0)
+        return 0;
+    int idx[MK_MANIFOLD_MAX_PATCH_POINTS];
+    const int count = choose(&l, n_out, scale, cap, idx);
+    if (!write_points(&l, idx, count, xa, pts))
+        return 0;
+    *n_world = m3_mul(&xa->R, n_out);
+    *count_out = count;
+    return 1;
 }
 
 /* ---------------------------------------------------------------- half-space */

@@ -17,4 +17,15 @@
 mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c, mk_real spec,
                                 int cap, mk_manifold_point *pts, int *count);
 
+/* Two boxes (both MK_SHAPE_BOX, validated, with valid poses): the points
+ * mk_contact_patch gives for this normal (world, A to B) and signed distance
+ * when its face clip holds the contact, computed in the reference box's own
+ * coordinates: same reference and incident faces, clip order, ids and
+ * reduction, equal points up to rounding. Returns 1 with up to cap points in
+ * pts[0 .. *count) and the manifold normal in *n_world; 0 (nothing written)
+ * when the general path must decide (no face within MK_MF_FACE_ANGLE, an
+ * incomplete clip: edge contacts, a non-finite input). */
+int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance, mk_real spec, int cap,
+                        mk_vec3 *n_world, mk_manifold_point *pts, int *count);
+
 #endif
