@@ -62,23 +62,14 @@ static void s2d(const mk_vec3 *w, int i, int j, int k, sub *best)
     mk_vec3 n = v3_cross(e1, e2);
     mk_real nn = v3_len2(n);
     if (nn > MK_SIMPLEX_FLAT_EPS * MK_SIMPLEX_FLAT_EPS * v3_len2(e1) * v3_len2(e2)) {
-        /* Project the origin on the plane, then take barycentric coordinates in the
-         * coordinate plane where the triangle's shadow is largest. */
+        /* Signed areas of the sub-triangles with vertex m replaced by the origin's
+         * projection p0 on the plane, measured along n: <n, (p_j - p0) x (p_k - p0)>
+         * = <n, p_j x p_k> because p0 is parallel to n. Three cross products and no
+         * branch (the largest-shadow axis choice of the 2D form mispredicts). */
         mk_real pn = v3_dot(p1, n);
-        mk_vec3 p0 = v3_scale(n, pn / nn);
-        mk_real ax = fabs(n.x), ay = fabs(n.y), az = fabs(n.z);
-        mk_real q0u, q0v, q1u, q1v, q2u, q2v, q3u, q3v;
-        if (ax >= ay && ax >= az) {
-            q0u = p0.y; q0v = p0.z; q1u = p1.y; q1v = p1.z; q2u = p2.y; q2v = p2.z; q3u = p3.y; q3v = p3.z;
-        } else if (ay >= az) {
-            q0u = p0.z; q0v = p0.x; q1u = p1.z; q1v = p1.x; q2u = p2.z; q2v = p2.x; q3u = p3.z; q3v = p3.x;
-        } else {
-            q0u = p0.x; q0v = p0.y; q1u = p1.x; q1v = p1.y; q2u = p2.x; q2v = p2.y; q3u = p3.x; q3v = p3.y;
-        }
-        /* Signed areas with vertex m replaced by the projected origin. */
-        mk_real c1 = (q2u - q0u) * (q3v - q0v) - (q2v - q0v) * (q3u - q0u);
-        mk_real c2 = (q3u - q0u) * (q1v - q0v) - (q3v - q0v) * (q1u - q0u);
-        mk_real c3 = (q1u - q0u) * (q2v - q0v) - (q1v - q0v) * (q2u - q0u);
+        mk_real c1 = v3_dot(n, v3_cross(p2, p3));
+        mk_real c2 = v3_dot(n, v3_cross(p3, p1));
+        mk_real c3 = v3_dot(n, v3_cross(p1, p2));
         mk_real total = c1 + c2 + c3;
         int pos = total > 0;
         int ok1 = c1 == 0 || (c1 > 0) == pos;
