@@ -708,8 +708,10 @@ START_TEST(warm_start_matches_cold_start)
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     const or_family fams[] = {OR_BOX, OR_HULL60, OR_ELLIPSOID, OR_CYLINDER, OR_ROUNDED_HULL, OR_CONE};
-    long warm_iters[NVARIANTS] = {0}, cold_iters[NVARIANTS] = {0};
-    int n = or_scaled(3000);
+    long warm_iters[NVARIANTS] = {0}, cold_iters[NVARIANTS] = {0}, simplex_iters[NVARIANTS] = {0};
+    int n = or_scaled(3000), foreign = 0;
+    mk_gjk_cache previous; /* the last pair's cache: other shapes, for the key check */
+    memset(&previous, 0, sizeof previous);
     for (int i = 0; i < n; ++i) {
         mk_shape a, b;
         or_random_shape(&r, fams[i % 6], &p12, &p60, &a);
@@ -737,10 +739,17 @@ START_TEST(warm_start_matches_cold_start)
                                 dq.R.m[row][2] * xb.R.m[2][col];
         p.xf_b.R = R;
         p.xf_b.p = v3_add(xb.p, v3_scale(or_unit(&r), 1e-3));
+        mk_gjk_cache simplex_cache = cache, foreign_cache = previous;
+        previous = cache;
         mk_gjk_distance(&p, &s, &cache, &warm);
         mk_gjk_cache zero;
         memset(&zero, 0, sizeof zero);
         mk_gjk_distance(&p, &s, &zero, &cold);
+        /* The cached simplex (the same first call wrote it), moved with B. */
+        mk_gjk_settings ss = s;
+        ss.init = MK_GJK_INIT_SIMPLEX;
+        mk_gjk_result warm_s;
+        mk_gjk_distance(&p, &ss, &simplex_cache, &warm_s);
         /* both against the truth of the moved pair, then against each other */
         pair_ctx pcv = {&a, &b, p.xf_a, p.xf_b, "warm start", i}, *pc = &pcv;
         const char *vname = VARIANTS[v].name;
@@ -749,14 +758,29 @@ START_TEST(warm_start_matches_cold_start)
         memset(&st, 0, sizeof st);
         check_distance(pc, "warm", &warm, TOLS[i % NTOLS], &t, &st);
         check_distance(pc, "cold", &cold, TOLS[i % NTOLS], &t, &st);
+        check_distance(pc, "warm simplex", &warm_s, TOLS[i % NTOLS], &t, &st);
+        /* Another pair's cache: its simplex lies on other shapes, which the
+         * key check must refuse (or, when both pairs drew the same pool hulls,
+         * on these very shapes, where it is valid). */
+        if (foreign_cache.valid) {
+            mk_gjk_result wf;
+            mk_gjk_distance(&p, &ss, &foreign_cache, &wf);
+            check_distance(pc, "foreign simplex", &wf, TOLS[i % NTOLS], &t, &st);
+            ++foreign;
+        }
         double allow = dist_err(&warm, TOLS[i % NTOLS]) + dist_err(&cold, TOLS[i % NTOLS]) + 2 * SLACK;
         FAIL_IF(fabs(warm.distance - cold.distance) > allow, "warm %.17g (%s) vs cold %.17g (%s), allowed %.3g",
                 warm.distance, mk_status_string(warm.status), cold.distance, mk_status_string(cold.status), allow);
         FAIL_IF(warm.lower_bound > cold.upper_bound + SLACK || cold.lower_bound > warm.upper_bound + SLACK,
                 "warm [%.17g, %.17g] and cold [%.17g, %.17g] brackets disjoint", warm.lower_bound, warm.upper_bound,
                 cold.lower_bound, cold.upper_bound);
+        FAIL_IF(fabs(warm_s.distance - cold.distance) > dist_err(&warm_s, TOLS[i % NTOLS]) +
+                                                             dist_err(&cold, TOLS[i % NTOLS]) + 2 * SLACK,
+                "warm simplex %.17g (%s) vs cold %.17g (%s)", warm_s.distance, mk_status_string(warm_s.status),
+                cold.distance, mk_status_string(cold.status));
         warm_iters[v] += warm.iterations;
         cold_iters[v] += cold.iterations;
+        simplex_iters[v] += warm_s.iterations;
         /* Boolean with the cache too */
         mk_gjk_intersect_result bw, bc;
         mk_gjk_intersect(&p, &s, &cache, &bw);
@@ -764,12 +788,20 @@ START_TEST(warm_start_matches_cold_start)
         mk_gjk_intersect(&p, &s, &zero, &bc);
         check_intersect(pc, "warm Boolean", &bw, &t, TOLS[i % NTOLS], &st);
         check_intersect(pc, "cold Boolean", &bc, &t, TOLS[i % NTOLS], &st);
+        mk_gjk_intersect(&p, &ss, &simplex_cache, &bw);
+        check_intersect(pc, "warm simplex Boolean", &bw, &t, TOLS[i % NTOLS], &st);
     }
-    printf("gjk warm start: %d pairs, mean iterations warm/cold:", n);
+    printf("gjk warm start: %d pairs (%d with a foreign cache), mean iterations simplex/direction/cold:", n,
+           foreign);
     for (int v = 0; v < NVARIANTS; ++v)
-        printf(" %s %.2f/%.2f", VARIANTS[v].name, (double)warm_iters[v] * NVARIANTS / n,
-               (double)cold_iters[v] * NVARIANTS / n);
+        printf(" %s %.2f/%.2f/%.2f", VARIANTS[v].name, (double)simplex_iters[v] * NVARIANTS / n,
+               (double)warm_iters[v] * NVARIANTS / n, (double)cold_iters[v] * NVARIANTS / n);
     printf("\n");
+    /* the moved simplex starts next to the answer: fewer iterations than the
+     * direction alone, for every variant */
+    for (int v = 0; v < NVARIANTS; ++v)
+        ck_assert_msg(simplex_iters[v] < warm_iters[v], "%s: simplex warm start %ld iterations, direction %ld",
+                      VARIANTS[v].name, simplex_iters[v], warm_iters[v]);
     /* vanilla restarted next to its previous answer must not be slower */
     ck_assert_msg(warm_iters[0] <= cold_iters[0], "vanilla warm start slower on average (%ld vs %ld)", warm_iters[0],
                   cold_iters[0]);
@@ -1182,10 +1214,25 @@ START_TEST(hostile_nan_inf_poses)
     ck_assert_int_eq(res.status, MK_GJK_SEPARATED);
     assert_result_finite(&res, "NaN guess");
     s.init = MK_GJK_INIT_CACHE;
-    mk_gjk_cache bad_cache = {{NAN, NAN, NAN}, 12345, -7, 1};
+    mk_gjk_cache bad_cache = {.dir = {NAN, NAN, NAN}, .hint_a = 12345, .hint_b = -7, .valid = 1};
     mk_gjk_distance(&p, &s, &bad_cache, &res);
     ck_assert_int_eq(res.status, MK_GJK_SEPARATED);
     assert_result_finite(&res, "NaN cache");
+    /* A simplex cache (written by a real query: its keys match these shapes)
+     * with non-finite points or a count out of range is ignored. */
+    s.init = MK_GJK_INIT_SIMPLEX;
+    mk_gjk_cache good = {0};
+    mk_gjk_distance(&p, &s, &good, &res);
+    ck_assert_int_ge(good.count, 1);
+    for (int count = -1; count <= 5; count += 2) {
+        mk_gjk_cache bad_simplex = good;
+        bad_simplex.count = count;
+        for (int i = 0; i < 4; ++i)
+            bad_simplex.a[i] = bad_simplex.b[i] = (mk_vec3){NAN, 0, INFINITY};
+        mk_gjk_distance(&p, &s, &bad_simplex, &res);
+        ck_assert_int_eq(res.status, MK_GJK_SEPARATED);
+        assert_result_finite(&res, "NaN simplex cache");
+    }
 }
 END_TEST
 

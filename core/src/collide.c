@@ -13,7 +13,7 @@ mk_collide_settings mk_collide_default_settings(void)
 {
     mk_collide_settings s;
     s.gjk = mk_gjk_default_settings();
-    s.gjk.init = MK_GJK_INIT_CACHE;
+    s.gjk.init = MK_GJK_INIT_SIMPLEX;
     s.epa = mk_epa_default_settings();
     s.growth = mk_growth_default_settings();
     s.speculative = 0;
@@ -566,7 +566,7 @@ static int inputs_ok(const mk_pair *pair, const mk_collide_settings *s)
            mk_shape_validate(pair->b) == MK_OK && mk_is_valid_transform(&pair->xf_a) &&
            mk_is_valid_transform(&pair->xf_b) && g->variant >= MK_GJK_VANILLA && g->variant <= MK_GJK_NESTEROV &&
            g->max_iterations > 0 && g->max_iterations <= 100000 && isfinite(g->tolerance) && g->tolerance >= 0 &&
-           g->init >= MK_GJK_INIT_BOUNDS && g->init <= MK_GJK_INIT_CACHE;
+           g->init >= MK_GJK_INIT_BOUNDS && g->init <= MK_GJK_INIT_SIMPLEX;
 }
 
 /* mk_collide_cached / mk_collide_patch: the certificate, then the pipeline,

@@ -1229,7 +1229,8 @@ mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_set
     if (gjk->core_distance > 0 && pair->a->radius + pair->b->radius > 0) {
         /* GJK stopped as soon as the cores came within the radii: finish it
          * on the cores, from where it stopped. */
-        mk_gjk_cache warm = {{0, 0, 0}, 0, 0, 0};
+        mk_gjk_cache warm;
+        memset(&warm, 0, sizeof warm);
         for (int i = 0; i < gjk->simplex.count; ++i)
             warm.dir = v3_madd(warm.dir, gjk->simplex.bary[i], v3_sub(gjk->simplex.a[i], gjk->simplex.b[i]));
         warm.valid = v3_finite(warm.dir) && v3_len2(warm.dir) > 0;
@@ -1300,7 +1301,8 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
     /* GJK on the cores: converged distances even where the radii overlap. A
      * local cache carries GJK's last support vertices (hill-climbing hints)
      * over to EPA when the caller keeps none. */
-    mk_gjk_cache local = {{0, 0, 0}, 0, 0, 0};
+    mk_gjk_cache local;
+    memset(&local, 0, sizeof local);
     if (!cache)
         cache = &local;
     mk_gjk_result g;

@@ -10,6 +10,7 @@
  *
  * Everything runs in A's local frame; B is carried by its pose relative to A. */
 #include <minkowski/gjk.h>
+#include <stddef.h>
 #include "simplex.h"
 #include "support.h"
 
@@ -81,7 +82,7 @@ static mk_status validate(const mk_pair *pair, const mk_gjk_settings *st)
         return MK_INVALID_INPUT;
     if (st->variant < MK_GJK_VANILLA || st->variant > MK_GJK_NESTEROV || st->max_iterations <= 0 ||
         st->max_iterations > MK_GJK_MAX_ITER_CAP || !isfinite(st->tolerance) || st->tolerance < 0 ||
-        st->init < MK_GJK_INIT_BOUNDS || st->init > MK_GJK_INIT_CACHE)
+        st->init < MK_GJK_INIT_BOUNDS || st->init > MK_GJK_INIT_SIMPLEX)
         return MK_INVALID_INPUT;
     return MK_OK;
 }
@@ -121,13 +122,74 @@ static mk_vec3 initial_guess(const ctx *c, const mk_gjk_settings *st, const mk_g
     mk_vec3 g = v3(0, 0, 0);
     if (st->init == MK_GJK_INIT_USER)
         g = st->init_guess;
-    else if (st->init == MK_GJK_INIT_CACHE && cache && cache->valid)
+    else if ((st->init == MK_GJK_INIT_CACHE || st->init == MK_GJK_INIT_SIMPLEX) && cache && cache->valid)
         g = cache->dir;
     if (!v3_finite(g) || !(v3_len2(g) > 0))
         g = bounds_guess(c);
     if (!(v3_len2(g) > 0))
         g = v3(1, 0, 0); /* coincident centres: any direction starts the search */
     return g;
+}
+
+/* ------------------------------------------------------------ simplex warm start */
+
+static mk_gjk_core_key core_key(const mk_shape *s)
+{
+    mk_gjk_core_key k = {(int)s->type, {0, 0, 0}, NULL, NULL};
+    switch (s->type) {
+    case MK_SHAPE_BOX: k.size = s->u.box.half_extents; break;
+    case MK_SHAPE_CAPSULE: k.size.x = s->u.capsule.half_height; break;
+    case MK_SHAPE_CYLINDER: k.size = v3(s->u.cylinder.radius, s->u.cylinder.half_height, 0); break;
+    case MK_SHAPE_CONE: k.size = v3(s->u.cone.radius, s->u.cone.half_height, 0); break;
+    case MK_SHAPE_ELLIPSOID: k.size = s->u.ellipsoid.radii; break;
+    case MK_SHAPE_HULL: k.ref = s->u.hull.hull; break;
+    case MK_SHAPE_USER:
+        k.ref = s->u.user.data;
+        k.fn = s->u.user.support;
+        break;
+    default: break;
+    }
+    return k;
+}
+
+static int same_key(const mk_gjk_core_key *k, const mk_gjk_core_key *m)
+{
+    return k->type == m->type && k->size.x == m->size.x && k->size.y == m->size.y && k->size.z == m->size.z &&
+           k->ref == m->ref && k->fn == m->fn;
+}
+
+/* MK_GJK_INIT_SIMPLEX: the cached simplex's points, each still on its shape
+ * (A's in A's frame as cached, B's moved by B's new pose), so their
+ * differences are points of D; the loop starts from their closest point to
+ * the origin. Returns the number of points seeded (0: no usable simplex). */
+static int seed_simplex(const ctx *c, const mk_gjk_settings *st, const mk_gjk_cache *cache, mk_simplex *sx)
+{
+    if (st->init != MK_GJK_INIT_SIMPLEX || !cache || !cache->valid || cache->count < 1 || cache->count > 4)
+        return 0;
+    const mk_gjk_core_key ka = core_key(c->a), kb = core_key(c->b);
+    if (!same_key(&ka, &cache->key_a) || !same_key(&kb, &cache->key_b))
+        return 0;
+    for (int i = 0; i < cache->count; ++i) {
+        sx->a[i] = cache->a[i];
+        sx->b[i] = v3_add(m3_mul(&c->R, cache->b[i]), c->p);
+        sx->w[i] = v3_sub(sx->a[i], sx->b[i]);
+        if (!isfinite(sx->w[i].x + sx->w[i].y + sx->w[i].z))
+            return 0;
+    }
+    sx->count = cache->count;
+    return sx->count;
+}
+
+/* The simplex into the cache, B's points back to B's frame. */
+static void store_simplex(const ctx *c, const mk_simplex *sx, mk_gjk_cache *cache)
+{
+    cache->count = sx->count;
+    for (int i = 0; i < sx->count; ++i) {
+        cache->a[i] = sx->a[i];
+        cache->b[i] = m3_tmul(&c->R, v3_sub(sx->b[i], c->p));
+    }
+    cache->key_a = core_key(c->a);
+    cache->key_b = core_key(c->b);
 }
 
 /* ------------------------------------------------------------ the loop */
@@ -175,7 +237,8 @@ static inline int separated_beyond(const run *r, mk_real radius)
 /* GJK++ Alg. 6 (vanilla when st->variant == MK_GJK_VANILLA). In Boolean mode it
  * also stops as soon as a plane separates the cores by more than the radii
  * (Alg. 2) or the cores are closer than the radii. */
-static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean, run *r)
+static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_settings *st, mk_vec3 x0, int boolean,
+                                                          int seeded, run *r)
 {
     const mk_real radius = c->radius;
     const int polyak = st->variant == MK_GJK_POLYAK;
@@ -185,7 +248,6 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
     int have_x = 0; /* x is a point of D (true after the first projection) */
 
     mk_simplex *sx = r->simplex;
-    sx->count = 0;
     r->lb_dw = 0;
     r->lb_dd = 1;
     r->lb_dir = x0;
@@ -193,6 +255,21 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
     r->gap = INFINITY;
     r->used_fallback = 0;
     r->out = RUN_MAX_ITER;
+    if (seeded) {
+        /* A warm active set (seed_simplex): its closest point is the first
+         * iterate, a point of D like any projection's. */
+        x = d_prev = s_prev = mk_simplex_project(sx);
+        x2 = v3_len2(x);
+        have_x = 1;
+        if (sx->count == 4 || x2 == 0 || x2 <= radius * radius) {
+            r->out = RUN_OVERLAP;
+            r->iterations = 0;
+            r->x = x;
+            return;
+        }
+    } else {
+        sx->count = 0;
+    }
 
     int k;
     for (k = 0; k < st->max_iterations; ++k) {
@@ -351,7 +428,7 @@ mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, 
     mk_vec3 x0 = initial_guess(&c, &st, cache);
     run r;
     r.simplex = &out->simplex;
-    gjk_loop(&c, &st, x0, 0, &r);
+    gjk_loop(&c, &st, x0, 0, seed_simplex(&c, &st, cache, &out->simplex), &r);
     if (r.out == RUN_BAD) {
         zero_result(out, MK_INVALID_INPUT);
         return MK_INVALID_INPUT;
@@ -403,6 +480,7 @@ mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, 
         cache->hint_a = c.hint_a;
         cache->hint_b = c.hint_b;
         cache->valid = v3_finite(cache->dir) && v3_len2(cache->dir) > 0;
+        store_simplex(&c, &out->simplex, cache);
     }
     return out->status;
 }
@@ -430,7 +508,7 @@ mk_status mk_gjk_intersect(const mk_pair *pair, const mk_gjk_settings *settings,
     mk_simplex simplex;
     run r;
     r.simplex = &simplex;
-    gjk_loop(&c, &st, x0, 1, &r);
+    gjk_loop(&c, &st, x0, 1, seed_simplex(&c, &st, cache, &simplex), &r);
     out->iterations = r.iterations;
     if (r.out == RUN_BAD) {
         out->status = MK_INVALID_INPUT;
@@ -461,6 +539,7 @@ mk_status mk_gjk_intersect(const mk_pair *pair, const mk_gjk_settings *settings,
         cache->hint_a = c.hint_a;
         cache->hint_b = c.hint_b;
         cache->valid = v3_finite(cache->dir) && v3_len2(cache->dir) > 0;
+        store_simplex(&c, &simplex, cache);
     }
     return out->status;
 }

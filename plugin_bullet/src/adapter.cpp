@@ -460,7 +460,7 @@ mk_bullet_context *mk_bullet_install(btCollisionDispatcher *dispatcher, const mk
     ctx->settings.gjk.variant = o.variant;
     ctx->settings.gjk.normalize_dir = o.normalize_dir;
     ctx->settings.gjk.tolerance = o.tolerance;
-    ctx->settings.gjk.init = MK_GJK_INIT_CACHE;
+    ctx->settings.gjk.init = MK_GJK_INIT_SIMPLEX;
 
     ctx->funcs.emplace_back(new CreateFunc(ctx));
     btCollisionAlgorithmCreateFunc *f = ctx->funcs.back().get();

@@ -710,7 +710,7 @@ int mk_ode_install(const mk_ode_options *options)
     G.settings.gjk.variant = o.variant;
     G.settings.gjk.normalize_dir = o.normalize_dir ? 1 : 0;
     G.settings.gjk.tolerance = o.tolerance;
-    G.settings.gjk.init = MK_GJK_INIT_CACHE;
+    G.settings.gjk.init = MK_GJK_INIT_SIMPLEX;
     memset(G.overridden, 0, sizeof G.overridden);
     /* A pair is taken over when both kinds are in the mask (plane pairs need
      * the plane bit and the other kind's), and with keep_native only if ODE

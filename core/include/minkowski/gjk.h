@@ -37,7 +37,10 @@ typedef enum mk_gjk_variant {
 typedef enum mk_gjk_init {
     MK_GJK_INIT_BOUNDS = 0, /* difference of bounding-box centres ("OBB WS") */
     MK_GJK_INIT_USER,       /* settings.init_guess (A's frame, a point of D's span) */
-    MK_GJK_INIT_CACHE       /* the pair cache; a zeroed cache falls back to BOUNDS */
+    MK_GJK_INIT_CACHE,      /* the pair cache's direction ("WS prev"); a zeroed cache falls back to BOUNDS */
+    MK_GJK_INIT_SIMPLEX     /* the pair cache's last simplex, its points moved with their shapes, as the
+                             * starting active set (then x_0 is its point closest to the origin); without
+                             * one (zeroed cache, other shapes), as MK_GJK_INIT_CACHE */
 } mk_gjk_init;
 
 typedef struct mk_gjk_settings {
@@ -55,13 +58,31 @@ typedef struct mk_gjk_settings {
  * gap (1e-4 on distances in metres), 128 iterations, bounding-box initial guess. */
 MK_API mk_gjk_settings mk_gjk_default_settings(void);
 
+/* What identifies a shape's core for the cache's simplex: its type, sizes
+ * (box half extents; capsule, cylinder, cone: half height, radius; ellipsoid
+ * radii), hull, or support callback and data. The rounding radius is not part
+ * of it (the simplex holds core points). */
+typedef struct mk_gjk_core_key {
+    int type;
+    mk_vec3 size;
+    const void *ref;
+    mk_support_fn fn;
+} mk_gjk_core_key;
+
 /* Per-pair warm start kept by the caller between calls. Zero it (= {0}) for a
- * cold start; it is written by every successful query. */
+ * cold start; it is written by every successful query. The simplex is reused
+ * (MK_GJK_INIT_SIMPLEX) only on shapes whose core keys match the ones it was
+ * taken on; a user shape whose support changes behind the same callback and
+ * data must get a zeroed cache. */
 typedef struct mk_gjk_cache {
     mk_vec3 dir;   /* last x (or separating direction), in A's local frame */
     int hint_a;    /* last support vertex of hull A */
     int hint_b;
     int valid;
+    int count;     /* points of the last simplex (0 .. 4) */
+    mk_vec3 a[4];  /* its points on A's core, in A's local frame */
+    mk_vec3 b[4];  /* its points on B's core, in B's local frame */
+    mk_gjk_core_key key_a, key_b;
 } mk_gjk_cache;
 
 /* The final simplex, in A's local frame: w[i] = a[i] - b[i] with a[i] on A's core
