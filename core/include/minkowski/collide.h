@@ -32,7 +32,7 @@ typedef struct mk_collide_settings {
     mk_real speculative;
 } mk_collide_settings;
 
-/* GJK and EPA defaults, GJK warm-started from the cache, speculative = 0. */
+/* GJK and EPA defaults, GJK warm-started from the cache's simplex (MK_GJK_INIT_SIMPLEX), speculative = 0. */
 MK_API mk_collide_settings mk_collide_default_settings(void);
 
 /* Signed distance + manifold of a pair. cache may be NULL. Returns the signed
