@@ -276,7 +276,9 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
         /* Support direction: momentum (28a-b, or eq. 33) or the plain gradient. */
         mk_vec3 d = x;
         int d_is_x = 1;
-        if (momentum && have_x) {
+        /* From a seeded simplex the first direction is x itself (d_{-1} =
+         * y_0 = x_0 in (28b)), taken as such: its gap is the true duality gap. */
+        if (momentum && have_x && !(seeded && k == 0)) {
             mk_real delta = (k + 1.0) / (k + 3.0);
             mk_vec3 y = polyak ? x : v3_lerp(s_prev, x, delta);
             if (st->normalize_dir) {

@@ -103,7 +103,7 @@ typedef struct mk_gjk_result {
     mk_vec3 point_b;       /* world witness on B's surface */
     mk_vec3 normal;        /* unit, world, from A to B (any unit vector if cores overlap) */
     mk_real gap;           /* final Frank-Wolfe duality gap */
-    int iterations;
+    int iterations;        /* simplex projections (0: a seeded simplex certified by its first support call) */
     int used_fallback;     /* 1 when momentum was switched off (eq. 32) */
     mk_simplex simplex;
 } mk_gjk_result;
