@@ -433,7 +433,7 @@ extern "C" {
 mk_bullet_options mk_bullet_default_options(void)
 {
     mk_bullet_options o;
-    o.variant = MK_GJK_NESTEROV;
+    o.variant = MK_GJK_VANILLA;
     o.normalize_dir = 0;
     o.tolerance = 1e-8;
     o.pairs = MK_BULLET_ALL;

@@ -673,7 +673,7 @@ dGeomID mk_ode_create_hull(dSpaceID space, const dReal *points, int count)
 mk_ode_options mk_ode_default_options(void)
 {
     mk_ode_options o;
-    o.variant = MK_GJK_NESTEROV;
+    o.variant = MK_GJK_VANILLA;
     o.normalize_dir = 0;
     o.tolerance = 1e-8;
     o.pairs = MK_ODE_ALL;
