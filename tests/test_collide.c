@@ -198,6 +198,28 @@ static mk_status plane_as_box(const mk_shape *shape, const mk_transform *xf, mk_
     return mk_contact_manifold(&pair, v3_neg(n), sd, &ms, m);
 }
 
+/* Whether the half-space path and the stand-in took two faces through one
+ * edge of the shape: at least two of m's points at its deepest separation
+ * are points of box (within tol). When the shape's lowest feature is an edge
+ * parallel to the plane, or two faces through an edge are aligned with the
+ * plane within the manifold's face tie, either face faces the plane and
+ * the two paths may take different ones (seen at MK_TEST_SCALE=3 and 10). */
+static int same_deepest_edge(const mk_manifold *m, const mk_manifold *box, double tol)
+{
+    const double deepest = min_separation(m);
+    int shared = 0;
+    for (int k = 0; k < m->count; ++k) {
+        if (m->points[k].separation > deepest + tol)
+            continue;
+        for (int j = 0; j < box->count; ++j)
+            if (v3_len(v3_sub(m->points[k].position, box->points[j].position)) <= tol) {
+                ++shared;
+                break;
+            }
+    }
+    return shared >= 2;
+}
+
 /* mk_collide_plane on every shape family, against the half-space as a box
  * (plane_as_box) and the oracle's support values: random tilts and, half the
  * time, a face, cap or axis of the shape nearly (1e-3 rad) or exactly parallel
@@ -211,7 +233,7 @@ START_TEST(plane_matches_box_standin)
     or_hull_pool p12, p60;
     ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
     ck_assert_int_eq(or_hull_pool_make(&p60, &r, 16, 60), MK_OK);
-    int n = or_scaled(12000), with_points = 0, same_points = 0, compared = 0;
+    int n = or_scaled(12000), with_points = 0, same_points = 0, compared = 0, edge_ties = 0;
     double worst_depth = 0, worst_point = 0;
     for (int i = 0; i < n; ++i) {
         mk_shape s;
@@ -273,14 +295,22 @@ START_TEST(plane_matches_box_standin)
         }
         ck_assert_int_eq(plane_as_box(&s, &xf, nrm, c, sd, spec, &box), MK_OK);
         ++compared;
-        /* Never fewer points. Cylinder and cone caps may differ: their rim
-         * rings are reduced with ties decided by feature ids, which differ
-         * (and the stand-in falls back to one point on some tilted caps whose
-         * reduced ring misses the exact depth by less than the tie). */
-        ck_assert_msg(m.count >= box.count, "case %d: %d points, stand-in %d", i, m.count, box.count);
+        /* Never fewer points, except where the two took different faces
+         * through the deepest edge (same_deepest_edge). Cylinder and cone caps
+         * may differ: their rim rings are reduced with ties decided by
+         * feature ids, which differ (and the stand-in falls back to one point
+         * on some tilted caps whose reduced ring misses the exact depth by
+         * less than the tie). */
         const int ring = s.type == MK_SHAPE_CYLINDER || s.type == MK_SHAPE_CONE;
+        /* the point tolerance: see below */
+        double tol = 1e-9 * (1 + size);
+        for (int k = 0; k < m.count; ++k)
+            tol = fmax(tol, 1e-9 * (1 + size) + 5e-3 * (fabs(m.points[k].separation) + s.radius));
         if (box.count != m.count) {
-            ck_assert_msg(ring, "case %d (type %d): %d points, stand-in %d", i, s.type, m.count, box.count);
+            const int tie = !ring && same_deepest_edge(&m, &box, tol);
+            ck_assert_msg(m.count > box.count || tie, "case %d: %d points, stand-in %d", i, m.count, box.count);
+            ck_assert_msg(ring || tie, "case %d (type %d): %d points, stand-in %d", i, s.type, m.count, box.count);
+            edge_ties += tie;
             continue;
         }
         /* Each point at one of the stand-in's. When the shape's face is the
@@ -289,9 +319,6 @@ START_TEST(plane_matches_box_standin)
          * with its projection along the face normal, not n, and rounds along
          * that normal: the midpoints then differ by up to (|separation| +
          * radius) x that angle. */
-        double tol = 1e-9 * (1 + size);
-        for (int k = 0; k < m.count; ++k)
-            tol = fmax(tol, 1e-9 * (1 + size) + 5e-3 * (fabs(m.points[k].separation) + s.radius));
         double far = 0;
         for (int k = 0; k < m.count; ++k) {
             double best = INFINITY;
@@ -299,14 +326,19 @@ START_TEST(plane_matches_box_standin)
                 best = fmin(best, v3_len(v3_sub(m.points[k].position, box.points[j].position)));
             far = fmax(far, best);
         }
-        ck_assert_msg(far <= tol || ring, "case %d (type %d): a point %g from the stand-in's", i, s.type, far);
+        if (far > tol && !ring) {
+            ck_assert_msg(same_deepest_edge(&m, &box, tol), "case %d (type %d): a point %g from the stand-in's", i,
+                          s.type, far);
+            ++edge_ties;
+            continue;
+        }
         if (!ring)
             worst_point = fmax(worst_point, far);
         same_points += far <= tol;
     }
-    fprintf(stderr, "collide plane: %d cases, %d with points, %d with the stand-in's points; worst depth error "
-                    "%.3g m, worst point distance (boxes, hulls) %.3g m\n",
-            n, with_points, same_points, worst_depth, worst_point);
+    fprintf(stderr, "collide plane: %d cases, %d with points, %d with the stand-in's points (%d others through the "
+                    "same deepest edge); worst depth error %.3g m, worst point distance (boxes, hulls) %.3g m\n",
+            n, with_points, same_points, edge_ties, worst_depth, worst_point);
     ck_assert_int_gt(with_points, n / 2);
     ck_assert_int_ge(same_points, compared - compared / 100);
     or_hull_pool_free(&p12);
