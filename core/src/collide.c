@@ -20,6 +20,11 @@ mk_collide_settings mk_collide_default_settings(void)
     return s;
 }
 
+/* Shortcut backoff (mk_collide_cache): after this many misses in a row it is
+ * tried on every MK_COLLIDE_SHORTCUT_EVERY-th call only. */
+#define MK_COLLIDE_SHORTCUT_PATIENCE 4
+#define MK_COLLIDE_SHORTCUT_EVERY 4
+
 /* Feature id of a point that is the signed-distance witness pair itself. */
 #define MK_COLLIDE_WITNESS_ID 0x7FFFFFF0u
 
@@ -338,6 +343,7 @@ typedef struct outcome {
     int overlap;    /* and the cores overlapped: `normal` is the contact normal */
     mk_vec3 normal; /* A's local frame */
     int shortcut;   /* the depth came from resting_shortcut */
+    int shortcut_missed; /* it was tried and could not answer */
 } outcome;
 
 /* The checks the pipeline's stages would make on their inputs, once. */
@@ -399,8 +405,8 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
     }
     /* A pair that overlapped last time tries the resting-contact shortcut
      * first; its own checks stand in for the stages' (GJK, EPA) validation. */
-    if (memory && memory->hint_valid && pair_ok && s.speculative >= 0 && inputs_ok(pair, &s) &&
-        epa_settings_ok(&s.epa) && v3_finite(memory->hint_normal)) {
+    if (memory && memory->hint_valid && memory->shortcut_wait <= 0 && pair_ok && s.speculative >= 0 &&
+        inputs_ok(pair, &s) && epa_settings_ok(&s.epa) && v3_finite(memory->hint_normal)) {
         mk_signed_distance_result sd;
         mk_vec3 n = v3_normalize_or(memory->hint_normal, v3(0, 0, 0));
         int ha = cache && cache->valid ? cache->hint_a : -1, hb = cache && cache->valid ? cache->hint_b : -1;
@@ -419,6 +425,7 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
             oc->shortcut = 1;
             return overlap_points(pair, &sd, s.speculative, cap, out, oc);
         }
+        oc->shortcut_missed = 1;
     }
     /* Most pairs an engine's broadphase hands over are apart by more than the
      * speculative distance. The Boolean query on A grown by that distance
@@ -603,6 +610,17 @@ static mk_status collide_cached(const mk_pair *pair, const mk_collide_settings *
     if (cache->hint_valid)
         cache->hint_normal = oc.normal;
     cache->shortcuts += (unsigned long long)oc.shortcut;
+    /* The shortcut's backoff (mk_collide_cache): every call counts down the
+     * wait; a miss lengthens the run of misses, a success ends it. */
+    if (oc.shortcut) {
+        cache->shortcut_misses = 0;
+        cache->shortcut_wait = 0;
+    } else if (oc.shortcut_missed) {
+        cache->shortcut_misses += cache->shortcut_misses < MK_COLLIDE_SHORTCUT_PATIENCE;
+        cache->shortcut_wait = cache->shortcut_misses >= MK_COLLIDE_SHORTCUT_PATIENCE ? MK_COLLIDE_SHORTCUT_EVERY - 1 : 0;
+    } else if (cache->shortcut_wait > 0) {
+        --cache->shortcut_wait;
+    }
     return st;
 }
 

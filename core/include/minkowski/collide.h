@@ -76,6 +76,12 @@ typedef struct mk_collide_cache {
     int hint_valid;
     mk_vec3 hint_normal;
     unsigned long long shortcuts; /* calls whose depth came from the shortcut */
+    /* Shortcut attempts that failed in a row, and calls left before the next
+     * attempt: after four misses it is tried every fourth call only (a pair
+     * whose contact it cannot certify, such as two faces crossing edge on
+     * edge, then stops paying for it), and after a success every call. */
+    int shortcut_misses;
+    int shortcut_wait;
 } mk_collide_cache;
 
 /* mk_collide with a separation certificate (exact shortcut). When the last
