@@ -1568,6 +1568,46 @@ END_TEST
 
 /* ------------------------------------------------------------ suite */
 
+/* A pair cache kept across a change of a shape made in place (same object):
+ * the simplex warm start must not reuse points of the old core. A capsule
+ * (half height 0.5, radius 0.1) under a sphere of radius 0.1 at z = 0.8, then
+ * the same capsule object shortened to half height 0.1: the distance is 0.1,
+ * then 0.5 (the old segment's top, z = 0.5, would give 0.1 again). Its core
+ * view (epa.c) is a user shape whose bounds carry the segment, part of the
+ * cache's key. Likewise a box shrunk in place. */
+START_TEST(cache_refuses_changed_shapes)
+{
+    size_t n;
+    void *ws = workspace(&n);
+    mk_shape cap, ball, box, lid;
+    ck_assert_int_eq(mk_shape_capsule(&cap, 0.1, 0.5), MK_OK);
+    ck_assert_int_eq(mk_shape_sphere(&ball, 0.1), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&box, v3(0.5, 0.5, 0.5), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&lid, v3(0.2, 0.2, 0.1), 0), MK_OK);
+    mk_gjk_settings gs = mk_gjk_default_settings();
+    gs.init = MK_GJK_INIT_SIMPLEX;
+    for (int which = 0; which < 2; ++which) {
+        mk_shape *a = which == 0 ? &cap : &box, *b = which == 0 ? &ball : &lid;
+        mk_pair p = {a, mk_transform_identity(), b, mk_transform_identity()};
+        p.xf_b.p = v3(0, 0, which == 0 ? 0.8 : 0.7);
+        mk_gjk_cache cache;
+        memset(&cache, 0, sizeof cache);
+        mk_signed_distance_result r;
+        ck_assert_int_eq(mk_signed_distance(&p, &gs, NULL, &cache, ws, n, &r), MK_GJK_SEPARATED);
+        ck_assert_double_eq_tol(r.distance, 0.1, 1e-7);
+        ck_assert_int_ge(cache.count, 1);
+        if (which == 0)
+            cap.u.capsule.half_height = 0.1;
+        else
+            box.u.box.half_extents.z = 0.1;
+        ck_assert_int_eq(mk_signed_distance(&p, &gs, NULL, &cache, ws, n, &r), MK_GJK_SEPARATED);
+        ck_assert_msg(fabs(r.distance - 0.5) <= 1e-7, "%s changed in place: distance %.12g, exact 0.5",
+                      which == 0 ? "capsule" : "box", r.distance);
+        ck_assert(r.lower_bound <= 0.5 + 1e-9 && r.upper_bound >= 0.5 - 1e-9);
+    }
+}
+END_TEST
+
 static Suite *epa_suite(void)
 {
     Suite *s = suite_create("epa");
@@ -1598,6 +1638,7 @@ static Suite *epa_suite(void)
     TCase *api = tcase_create("api");
     tcase_set_timeout(api, timeout);
     tcase_add_test(api, hostile_nan_poses);
+    tcase_add_test(api, cache_refuses_changed_shapes);
     tcase_add_test(api, hostile_nan_user_support);
     tcase_add_test(api, workspace_too_small);
     tcase_add_test(api, budgets_keep_certified_bounds);

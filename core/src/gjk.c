@@ -143,7 +143,8 @@ static mk_gjk_core_key core_key(const mk_shape *s)
     case MK_SHAPE_CONE: k.size = v3(s->u.cone.radius, s->u.cone.half_height, 0); break;
     case MK_SHAPE_ELLIPSOID: k.size = s->u.ellipsoid.radii; break;
     case MK_SHAPE_HULL: k.ref = s->u.hull.hull; break;
-    case MK_SHAPE_USER:
+    case MK_SHAPE_USER: /* its bounds too: the core views of capsules (epa.c) carry the segment there */
+        k.size = v3_sub(s->u.user.aabb_max, s->u.user.aabb_min);
         k.ref = s->u.user.data;
         k.fn = s->u.user.support;
         break;

@@ -60,8 +60,8 @@ MK_API mk_gjk_settings mk_gjk_default_settings(void);
 
 /* What identifies a shape's core for the cache's simplex: its type, sizes
  * (box half extents; capsule, cylinder, cone: half height, radius; ellipsoid
- * radii), hull, or support callback and data. The rounding radius is not part
- * of it (the simplex holds core points). */
+ * radii), hull, or support callback, data and bounds. The rounding radius is
+ * not part of it (the simplex holds core points). */
 typedef struct mk_gjk_core_key {
     int type;
     mk_vec3 size;
