@@ -51,7 +51,10 @@ typedef struct mk_growth_input {
 } mk_growth_input;
 
 typedef struct mk_growth_settings {
-    mk_real tolerance;  /* on the relative gap (t_U - t_L) / t_L; in [1e-14, 1) */
+    mk_real tolerance;  /* on the relative gap (t_U - t_L) / t_L; in [1e-14, 1). Below about
+                         * 1e-12 the floating-point floor of the pivots may stop the gap a
+                         * hair above it (the bounds stay certified); measured: 1.00001e-12
+                         * for 1e-12, one case in ~40,000 smooth pairs. */
     int max_iterations; /* support evaluations, in [1, 100000]; reaching it returns MK_GROWTH_MAX_ITER */
 } mk_growth_settings;
 
