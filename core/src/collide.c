@@ -98,7 +98,8 @@ static mk_status make_points(const mk_pair *pair, mk_vec3 normal, mk_real distan
      * points as the general path's, at a fraction of its cost). */
     if (pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX &&
         mk_manifold_box_box(pair, normal, distance, spec, cap, &out->normal, out->points, &out->count)) {
-        memset(out->points + out->count, 0, sizeof out->points[0] * (size_t)(MK_MANIFOLD_MAX_PATCH_POINTS - out->count));
+        const size_t unused = (size_t)(MK_MANIFOLD_MAX_PATCH_POINTS - out->count);
+        memset(out->points + out->count, 0, sizeof out->points[0] * unused);
         keep_deepest(out, cap, depth_tie(pair), pa, pb, distance);
         return MK_OK;
     }
@@ -610,14 +611,16 @@ static mk_status collide_cached(const mk_pair *pair, const mk_collide_settings *
     if (cache->hint_valid)
         cache->hint_normal = oc.normal;
     cache->shortcuts += (unsigned long long)oc.shortcut;
-    /* The shortcut's backoff (mk_collide_cache): every call counts down the
-     * wait; a miss lengthens the run of misses, a success ends it. */
+    /* The shortcut's backoff (mk_collide_cache): a miss lengthens the run of
+     * misses (and, from the patience on, sets the wait), a success ends it,
+     * and a call without an attempt counts the wait down. */
     if (oc.shortcut) {
         cache->shortcut_misses = 0;
         cache->shortcut_wait = 0;
     } else if (oc.shortcut_missed) {
-        cache->shortcut_misses += cache->shortcut_misses < MK_COLLIDE_SHORTCUT_PATIENCE;
-        cache->shortcut_wait = cache->shortcut_misses >= MK_COLLIDE_SHORTCUT_PATIENCE ? MK_COLLIDE_SHORTCUT_EVERY - 1 : 0;
+        const int patience = MK_COLLIDE_SHORTCUT_PATIENCE;
+        cache->shortcut_misses += cache->shortcut_misses < patience;
+        cache->shortcut_wait = cache->shortcut_misses >= patience ? MK_COLLIDE_SHORTCUT_EVERY - 1 : 0;
     } else if (cache->shortcut_wait > 0) {
         --cache->shortcut_wait;
     }
