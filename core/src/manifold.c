@@ -1513,17 +1513,17 @@ mk_status mk_contact_patch(const mk_pair *pair, mk_vec3 normal, mk_real signed_d
 
 /* ---------------------------------------------------------------- box on box */
 
-/* Side plane j of box face `face` (box_polygon's edge j) as a coordinate
- * bound in the box's own frame: inside when sigma * p[coord] <= h[coord].
- * Edge j runs from corner j to corner j + 1; its outward side normal
- * (edge x face normal) is -e_k, e_j, e_k, -e_j on a +axis face and -e_j,
- * e_k, e_j, -e_k on a -axis face (i the face's axis, j = i + 1, k = i + 2). */
 /* shape_extent of a box. */
 static inline mk_real box_extent(const mk_shape *s)
 {
     return v3_max_abs(s->u.box.half_extents) + s->radius;
 }
 
+/* Side plane j of box face `face` (box_polygon's edge j) as a coordinate
+ * bound in the box's own frame: inside when sigma * p[coord] <= h[coord].
+ * Edge j runs from corner j to corner j + 1; its outward side normal
+ * (edge x face normal) is -e_k, e_j, e_k, -e_j on a +axis face and -e_j,
+ * e_k, e_j, -e_k on a -axis face (i the face's axis, j = i + 1, k = i + 2). */
 static void box_side_bound(int face, int edge, int *coord, mk_real *sigma)
 {
     const int i = face / 2, j = (i + 1) % 3, k = (i + 2) % 3;
@@ -1531,6 +1531,10 @@ static void box_side_bound(int face, int edge, int *coord, mk_real *sigma)
     *sigma = edge == 1 || edge == 2 ? 1 : -1;
 }
 
+/* Contract in manifold_internal.h. face_contacts for two boxes, step by step
+ * (reference choice, incident face, Sutherland-Hodgman passes in edge order,
+ * face_contact_complete, radii, choose), with the clip in the reference box's
+ * coordinates. */
 int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance, mk_real spec, int cap,
                         mk_vec3 *n_world, mk_manifold_point *pts, int *count_out)
 {
