@@ -90,10 +90,10 @@ typedef struct mk_ode_options {
     /* default MK_GJK_VANILLA: each pair's query starts from its last simplex
      * (MK_GJK_INIT_SIMPLEX), which a resting pair's first support call
      * usually certifies; momentum has nothing to accelerate there. Measured
-     * on the falling-polytopes bin (seed 1, five runs): collision time 0.87x
-     * stock with vanilla, 0.97x Nesterov, 0.93x Polyak; over seeds 1-5 (one
-     * run each) medians 0.99x, 1.09x, 1.05x. The momentum variants pay off
-     * on cold queries (mk_bench). */
+     * on the falling-polytopes bin (seed 1, five runs, README): collision
+     * time 0.91x stock with vanilla, 0.95x Nesterov, 0.94x Polyak; over seeds
+     * 1-5 (one run each) medians 0.99x, 1.09x, 1.05x. The momentum variants
+     * pay off on cold queries (mk_bench). */
     mk_gjk_variant variant;
     int normalize_dir;       /* eq. 33 of GJK++ */
     double tolerance;        /* on the GJK duality gap (m^2), default 1e-8 */
