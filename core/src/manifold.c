@@ -1389,6 +1389,24 @@ static int write_points(const cand_list *l, const int *idx, int count, const mk_
 
 /* ---------------------------------------------------------------- entry point */
 
+/* Rounded shapes: the core points moved to the surfaces (radius ra on A's
+ * side, rb on B's, along the manifold normal n), those beyond `keep` dropped.
+ * Returns the count kept. */
+static int to_surfaces(cand_list *l, mk_vec3 n, mk_real ra, mk_real rb, mk_real keep)
+{
+    int kept = 0;
+    for (int q = 0; q < l->count; ++q) {
+        cand cq = l->c[q];
+        cq.pa = v3_madd(cq.pa, ra, n);
+        cq.pb = v3_madd(cq.pb, -rb, n);
+        cq.sep -= ra + rb;
+        if (cq.sep <= keep)
+            l->c[kept++] = cq;
+    }
+    l->count = kept;
+    return kept;
+}
+
 static mk_status validate(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
                           const mk_manifold_settings *st)
 {
@@ -1454,17 +1472,7 @@ static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real sig
 
     /* Rounded shapes: move to the surfaces, then drop the far points. */
     const mk_real ra = pair->a->radius, rb = pair->b->radius;
-    int kept = 0;
-    for (int q = 0; q < l.count; ++q) {
-        cand cq = l.c[q];
-        cq.pa = v3_madd(cq.pa, ra, n_out);
-        cq.pb = v3_madd(cq.pb, -rb, n_out);
-        cq.sep -= ra + rb;
-        if (cq.sep <= keep)
-            l.c[kept++] = cq;
-    }
-    l.count = kept;
-    if (l.count == 0) {
+    if (to_surfaces(&l, n_out, ra, rb, keep) == 0) {
         n_out = c.n;
         safety_point(&c, &l);
         l.c[0].pa = v3_madd(l.c[0].pa, ra, n_out);
@@ -1612,7 +1620,6 @@ int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_dist
      * the frame; the incident point belongs to A when flipped. */
     cand_list l;
     l.count = 0;
-    mk_real min_sep = INFINITY;
     for (int q = 0; q < nv; ++q) {
         mk_vec3 p = buf[cur][q].p, foot = p;
         const mk_real sep = rsg * v3_comp(p, ri) - rhh[ri];
@@ -1629,41 +1636,24 @@ int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_dist
         } else {
             push(&l, foot, p, sep, make_id(0, face, fi.face, buf[cur][q].a, buf[cur][q].b));
         }
-        min_sep = sep < min_sep ? sep : min_sep;
     }
     mk_vec3 ref_n = v3_scale(v3(ri == 0, ri == 1, ri == 2), rsg);
     if (flip)
         ref_n = m3_mul(&Rb, ref_n);
     const mk_vec3 n_out = flip ? v3_neg(ref_n) : ref_n;
 
-    /* face_contact_complete: the clip's deepest point is the caller's depth,
-     * or the normal is the face normal and the clip reaches the incident
-     * box's deepest corner. Otherwise the general path decides. */
-    const mk_real scale = ea < eb ? ea : eb;
+    /* face_contact_complete decides as for the general path (the pair posed
+     * in A's frame); otherwise the general path decides. */
     const mk_real ra = sa->radius, rb = sb->radius;
-    const mk_real core_distance = signed_distance + ra + rb;
-    if (!(fabs(min_sep - core_distance) <= MK_MF_DEPTH_CHECK * scale)) {
-        if (v3_dot(n_out, n) < cos(MK_MF_NORMAL_CHECK))
-            return 0;
-        const mk_vec3 ih = is->u.box.half_extents;
-        const mk_real lowest = rsg * v3_comp(inc_pose.p, ri) - fabs(inc_pose.R.m[ri][0]) * ih.x -
-                               fabs(inc_pose.R.m[ri][1]) * ih.y - fabs(inc_pose.R.m[ri][2]) * ih.z;
-        if (!(min_sep <= lowest - rhh[ri] + MK_MF_FACE_CHECK * scale))
-            return 0;
-    }
+    const mf_ctx c = {{sa, {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}, {0, 0, 0}}, {sb, Rb, pb}, n,
+                      signed_distance + ra + rb, ea < eb ? ea : eb};
+    const mk_real ref_off = rhh[ri] + (flip ? v3_dot(ref_n, pb) : 0);
+    if (!face_contact_complete(&c, flip ? &c.a : &c.b, ref_n, ref_off, n_out, &l))
+        return 0;
+    const mk_real scale = c.scale;
 
     /* Rounded boxes: to the surfaces, then the far points dropped. */
-    int kept = 0;
-    for (int q = 0; q < l.count; ++q) {
-        cand cq = l.c[q];
-        cq.pa = v3_madd(cq.pa, ra, n_out);
-        cq.pb = v3_madd(cq.pb, -rb, n_out);
-        cq.sep -= ra + rb;
-        if (cq.sep <= keep)
-            l.c[kept++] = cq;
-    }
-    l.count = kept;
-    if (kept == 0)
+    if (to_surfaces(&l, n_out, ra, rb, keep) == 0)
         return 0;
     int idx[MK_MANIFOLD_MAX_PATCH_POINTS];
     const int count = choose(&l, n_out, scale, cap, idx);
