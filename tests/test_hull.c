@@ -226,36 +226,41 @@ START_TEST(climb_equals_linear)
                 hint = cl;
                 ++checks;
             }
-            /* start table: each cell's vertex is extreme along the cell's centre
-             * direction, which maps back to the cell; a cell marked certain (~v)
-             * has v extreme along random directions anywhere in the cell */
+            /* start table: each cell's climbing start is extreme along the
+             * cell's centre direction, which maps back to the cell; a cell that
+             * is certain (one vertex) or keeps a candidate list answers with a
+             * vertex extreme along random directions anywhere in the cell,
+             * corners included */
             const int R = h->start_res;
             ck_assert_int_eq(R == 0, h->num_vertices <= MK_HULL_LINEAR_SCAN_MAX);
-            int certain = 0;
+            int certain = 0, listed = 0;
             for (int cell = 0; cell < 6 * R * R; ++cell) {
                 int face = cell / (R * R), iu = cell / R % R, iv = cell % R;
                 double m = face & 1 ? -1 : 1;
-                for (int smp = 0; smp < 5; ++smp) {
+                const int e = h->start_vertex[cell];
+                for (int smp = 0; smp < 8; ++smp) {
                     double u = -1 + (2.0 * iu + 1) / R, w = -1 + (2.0 * iv + 1) / R;
-                    if (smp > 0) { /* random points of the closed cell, corners included */
+                    if (smp > 0) {
                         u = -1 + 2.0 * (iu + (smp == 1 ? 0 : smp == 2 ? 1 : or_uniform(&r, 0, 1))) / R;
                         w = -1 + 2.0 * (iv + (smp == 1 ? 1 : smp == 2 ? 0 : or_uniform(&r, 0, 1))) / R;
                     }
                     mk_vec3 q = face < 2 ? v3(m, u, w) : face < 4 ? v3(w, m, u) : v3(u, w, m);
                     if (smp == 0)
                         ck_assert_int_eq(hull_start_index(q, R), cell);
-                    int t = h->start_vertex[cell];
-                    if (t < 0)
-                        t = ~t;
-                    else if (smp > 0)
-                        continue; /* only the centre is promised */
+                    if (e >= 0 && smp > 0)
+                        break; /* only the centre is promised */
+                    int t = e >= 0 ? e : hull_entry_vertex(h, q, e);
                     ck_assert(t >= 0 && t < h->num_vertices);
-                    ck_assert(v3_dot(h->vertices[t], q) >= v3_dot(h->vertices[mk_hull_support_linear(h, q)], q));
+                    ck_assert_msg(v3_dot(h->vertices[t], q) >= v3_dot(h->vertices[mk_hull_support_linear(h, q)], q),
+                                  "cell %d entry %d sample %d", cell, e, smp);
                 }
-                certain += h->start_vertex[cell] < 0;
+                certain += e < 0 && !(~(unsigned)e & 1);
+                listed += e < 0 && (~(unsigned)e & 1);
             }
-            if (R > 0)
-                ck_assert_int_gt(certain, 0); /* every hull here has some wide normal cones */
+            if (R > 0) { /* every hull here has wide normal cones, and cells that straddle two */
+                ck_assert_int_gt(certain, 0);
+                ck_assert_int_gt(listed, 0);
+            }
             /* hostile hints and directions give a valid vertex */
             ck_assert_int_eq(mk_hull_support_climb(h, v3(1, 0, 0), -5) >= 0, 1);
             ck_assert_int_lt(mk_hull_support_climb(h, v3(0, 0, 0), -1), h->num_vertices);

@@ -18,6 +18,7 @@
 
 #include <libqhull_r/qhull_ra.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -294,7 +295,8 @@ static mk_vec3 cube_dir(int face, mk_real u, mk_real w)
 
 /* Start-table resolution for a hull of nv vertices (shape.h): none where
  * support scans linearly, else about 2 sqrt(nv) cells per cube edge (6 * 4 nv
- * cells, ~100 bytes per vertex), from 8 to 32. */
+ * cells, ~100 bytes per vertex, the candidate lists about as much again up to
+ * 240 vertices), from 8 to 32. */
 static int start_res(int nv)
 {
     if (nv <= MK_HULL_LINEAR_SCAN_MAX)
@@ -303,19 +305,73 @@ static int start_res(int nv)
     return r < 8 ? 8 : r > 32 ? 32 : r;
 }
 
-/* Start table (shape.h): for each cube-map cell the extreme vertex along the
- * cell's centre direction, found by climbing from the previous cell's answer
- * (exact from any start, cheap between neighbouring directions). A cell is
- * marked certain (stored as ~v) when v is also extreme along the cell's four
- * corner directions: a vertex's normal cone is convex and the cell's cone is
- * spanned by its corner rays, so v is then extreme for every direction in the
- * cell and support needs no climb there. */
-static void build_start_table(mk_hull *h, int *table)
+/* Linear form of the directions of cube face `face`: cube_dir(face, u, w) =
+ * base + u eu + w ew. */
+static void cube_frame(int face, mk_vec3 *base, mk_vec3 *eu, mk_vec3 *ew)
 {
-    const int R = h->start_res;
-    h->start_vertex = table;
+    *base = cube_dir(face, 0, 0);
+    *eu = v3_sub(cube_dir(face, 1, 0), *base);
+    *ew = v3_sub(cube_dir(face, 0, 1), *base);
+}
+
+/* Whether vertex v is extreme for some direction of the cell [u0, u1] x
+ * [w0, w1] of a cube face (frame from cube_frame): the cell's square, clipped
+ * by <v - n, d(u, w)> >= 0 for every neighbour n of v (the vertex's normal
+ * cone, exact on a convex polytope's edge graph), is not empty. Each clip is
+ * widened by a relative 1e-9, so a vertex extreme somewhere in the cell always
+ * passes; one that passes wrongly only lengthens the cell's candidate list.
+ * pu, pw: scratch of 2 * (4 + degree of v) reals each. */
+static int extreme_in_cell(const mk_hull *h, int v, mk_vec3 base, mk_vec3 eu, mk_vec3 ew, mk_real u0, mk_real u1,
+                           mk_real w0, mk_real w1, mk_real *pu, mk_real *pw)
+{
+    const int deg = h->adj_start[v + 1] - h->adj_start[v], cap = 4 + deg;
+    mk_real *cu = pu, *cw = pw, *nu = pu + cap, *nw = pw + cap;
+    int count = 4;
+    cu[0] = u0, cw[0] = w0, cu[1] = u1, cw[1] = w0, cu[2] = u1, cw[2] = w1, cu[3] = u0, cw[3] = w1;
+    for (int k = h->adj_start[v]; k < h->adj_start[v + 1] && count > 0; ++k) {
+        mk_vec3 e = v3_sub(h->vertices[v], h->vertices[h->adj[k]]);
+        mk_real a = v3_dot(e, base), b = v3_dot(e, eu), c = v3_dot(e, ew);
+        mk_real tol = 1e-9 * (fabs(a) + fabs(b) + fabs(c));
+        int out = 0;
+        for (int i = 0; i < count; ++i) { /* Sutherland-Hodgman against a + b u + c w >= -tol */
+            int j = i + 1 < count ? i + 1 : 0;
+            mk_real gi = a + b * cu[i] + c * cw[i] + tol, gj = a + b * cu[j] + c * cw[j] + tol;
+            if (out + 2 > cap)
+                return 1; /* more corners than a convex clip makes (rounding): keep v */
+            if (gi >= 0) {
+                nu[out] = cu[i], nw[out] = cw[i], ++out;
+            }
+            if ((gi >= 0) != (gj >= 0)) {
+                mk_real t = gi / (gi - gj);
+                nu[out] = cu[i] + t * (cu[j] - cu[i]), nw[out] = cw[i] + t * (cw[j] - cw[i]), ++out;
+            }
+        }
+        mk_real *t = cu;
+        cu = nu, nu = t, t = cw, cw = nw, nw = t;
+        count = out;
+    }
+    return count > 0;
+}
+
+/* Start table (shape.h). Each cell's vertex c is extreme along the cell's
+ * centre direction, found by climbing from the previous cell's answer (exact
+ * from any start, cheap between neighbouring directions). Then the cell's
+ * candidates: every vertex extreme for some direction of the cell. The
+ * normal cones of these tile the cell's cone, neighbouring tiles are joined by
+ * hull edges and the cell is convex, so they are the vertices reached from c
+ * over edges through vertices that pass extreme_in_cell. One candidate: the
+ * cell is certain; up to MK_HULL_START_LIST: the cell keeps the list, whose
+ * best vertex along any direction of the cell is its support (no climb);
+ * more: support climbs from c. `lists` gets the lists (returned; NULL and
+ * *list_len 0 when there are none; *failed set when out of memory). */
+#define MK_HULL_START_LIST 5
+static int *build_start_table(mk_hull *h, int *table, size_t *list_len, int *failed)
+{
+    const int R = h->start_res, nv = h->num_vertices;
+    *list_len = 0;
+    *failed = 0;
     if (R == 0)
-        return;
+        return NULL;
     int prev = mk_hull_support_linear(h, v3(1, 0, 0));
     for (int face = 0; face < 6; ++face)
         for (int iu = 0; iu < R; ++iu)
@@ -324,20 +380,100 @@ static void build_start_table(mk_hull *h, int *table)
                 prev = hull_climb_from(h, cube_dir(face, u, w), prev);
                 table[(face * R + iu) * R + iv] = prev;
             }
-    for (int face = 0; face < 6; ++face)
+
+    int max_deg = 0;
+    for (int v = 0; v < nv; ++v)
+        if (h->adj_start[v + 1] - h->adj_start[v] > max_deg)
+            max_deg = h->adj_start[v + 1] - h->adj_start[v];
+    size_t cap = 6 * (size_t)R * R, len = 0;
+    int *lists = malloc(sizeof(int) * cap);
+    mk_real *scratch = malloc(sizeof(mk_real) * 4 * (size_t)(4 + max_deg));
+    unsigned char *seen = calloc((size_t)nv, 1);
+    int cand[MK_HULL_START_LIST + 1];
+    if (!lists || !scratch || !seen) {
+        free(lists), free(scratch), free(seen);
+        *failed = 1;
+        return NULL;
+    }
+    for (int face = 0; face < 6; ++face) {
+        mk_vec3 base, eu, ew;
+        cube_frame(face, &base, &eu, &ew);
         for (int iu = 0; iu < R; ++iu)
             for (int iv = 0; iv < R; ++iv) {
                 int *cell = &table[(face * R + iu) * R + iv];
-                int v = *cell, certain = 1;
-                for (int c = 0; c < 4 && certain; ++c) {
-                    mk_real u = -1 + 2 * (iu + (c & 1)) / (mk_real)R, w = -1 + 2 * (iv + (c >> 1)) / (mk_real)R;
-                    mk_vec3 d = cube_dir(face, u, w);
-                    int best = hull_climb_from(h, d, v);
-                    certain = v3_dot(h->vertices[v], d) >= v3_dot(h->vertices[best], d);
+                mk_real u0 = -1 + 2 * iu / (mk_real)R, u1 = -1 + 2 * (iu + 1) / (mk_real)R;
+                mk_real w0 = -1 + 2 * iv / (mk_real)R, w1 = -1 + 2 * (iv + 1) / (mk_real)R;
+                int k = 1;
+                cand[0] = *cell;
+                seen[*cell] = 1;
+                for (int i = 0; i < k && k <= MK_HULL_START_LIST; ++i)
+                    for (int j = h->adj_start[cand[i]]; j < h->adj_start[cand[i] + 1] && k <= MK_HULL_START_LIST; ++j) {
+                        int n = h->adj[j];
+                        if (seen[n])
+                            continue;
+                        seen[n] = 1;
+                        if (extreme_in_cell(h, n, base, eu, ew, u0, u1, w0, w1, scratch, scratch + 2 * (4 + max_deg)))
+                            cand[k++] = n;
+                    }
+                /* unmark every vertex seen: the candidates and their neighbours */
+                for (int i = 0; i < k; ++i) {
+                    seen[cand[i]] = 0;
+                    for (int j = h->adj_start[cand[i]]; j < h->adj_start[cand[i] + 1]; ++j)
+                        seen[h->adj[j]] = 0;
                 }
-                if (certain)
-                    *cell = ~v;
+                if (k == 1) {
+                    *cell = ~(cand[0] << 1);
+                } else if (k <= MK_HULL_START_LIST && len <= (size_t)INT_MAX >> 3) {
+                    if (len + (size_t)k > cap) {
+                        size_t ncap = 2 * cap + (size_t)k;
+                        int *grown = realloc(lists, sizeof(int) * ncap);
+                        if (!grown) {
+                            free(lists), free(scratch), free(seen);
+                            *failed = 1;
+                            return NULL;
+                        }
+                        lists = grown, cap = ncap;
+                    }
+                    *cell = ~(int)((len << 3) | (size_t)(k - 2) << 1 | 1);
+                    memcpy(lists + len, cand, sizeof(int) * (size_t)k);
+                    len += (size_t)k;
+                }
             }
+    }
+    free(scratch);
+    free(seen);
+    *list_len = len;
+    if (len == 0) {
+        free(lists);
+        return NULL;
+    }
+    return lists;
+}
+
+/* Byte offsets of a hull block's arrays (the mk_hull itself at 0). */
+typedef struct hull_layout {
+    size_t vertices, normals, offsets, coords, adj_start, adj, face_start, face_vertices, vf_start, vf, table, list;
+} hull_layout;
+
+/* Points the hull at the head of `block` to its arrays (start_list: only with
+ * has_list, else NULL). */
+static void attach(unsigned char *block, const hull_layout *L, int nv, int has_list)
+{
+    mk_hull *h = (mk_hull *)block;
+    h->vertices = (const mk_vec3 *)(block + L->vertices);
+    h->face_normals = (const mk_vec3 *)(block + L->normals);
+    h->face_offsets = (const mk_real *)(block + L->offsets);
+    h->vertex_x = (const mk_real *)(block + L->coords);
+    h->vertex_y = h->vertex_x + nv;
+    h->vertex_z = h->vertex_x + 2 * (size_t)nv;
+    h->adj_start = (const int *)(block + L->adj_start);
+    h->adj = (const int *)(block + L->adj);
+    h->face_start = (const int *)(block + L->face_start);
+    h->face_vertices = (const int *)(block + L->face_vertices);
+    h->vert_face_start = (const int *)(block + L->vf_start);
+    h->vert_faces = (const int *)(block + L->vf);
+    h->start_vertex = (const int *)(block + L->table);
+    h->start_list = has_list ? (const int *)(block + L->list) : NULL;
 }
 
 /* Builds the mk_hull block from Qhull's facets. Vertex ids were stored in
@@ -358,21 +494,22 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     if (total_fv > INT32_MAX / 2 || nv < 4 || nf < 4)
         return MK_DEGENERATE_HULL;
 
-    size_t off_vertices = align8(sizeof(mk_hull));
-    size_t off_normals = off_vertices + sizeof(mk_vec3) * (size_t)nv;
-    size_t off_offsets = off_normals + sizeof(mk_vec3) * (size_t)nf;
-    size_t off_coords = off_offsets + sizeof(mk_real) * (size_t)nf; /* x, y, z arrays of nv each */
-    size_t off_adj_start = align8(off_coords + 3 * sizeof(mk_real) * (size_t)nv);
-    size_t off_adj = off_adj_start + sizeof(int) * (size_t)(nv + 1);
-    size_t off_face_start = off_adj + sizeof(int) * total_fv; /* one directed edge per face corner */
-    size_t off_face_vertices = off_face_start + sizeof(int) * (size_t)(nf + 1);
-    size_t off_vf_start = off_face_vertices + sizeof(int) * total_fv;
-    size_t off_vf = off_vf_start + sizeof(int) * (size_t)(nv + 1); /* one entry per face corner */
+    hull_layout L;
+    L.vertices = align8(sizeof(mk_hull));
+    L.normals = L.vertices + sizeof(mk_vec3) * (size_t)nv;
+    L.offsets = L.normals + sizeof(mk_vec3) * (size_t)nf;
+    L.coords = L.offsets + sizeof(mk_real) * (size_t)nf; /* x, y, z arrays of nv each */
+    L.adj_start = align8(L.coords + 3 * sizeof(mk_real) * (size_t)nv);
+    L.adj = L.adj_start + sizeof(int) * (size_t)(nv + 1);
+    L.face_start = L.adj + sizeof(int) * total_fv; /* one directed edge per face corner */
+    L.face_vertices = L.face_start + sizeof(int) * (size_t)(nf + 1);
+    L.vf_start = L.face_vertices + sizeof(int) * total_fv;
+    L.vf = L.vf_start + sizeof(int) * (size_t)(nv + 1); /* one entry per face corner */
     int res = start_res(nv);
-    size_t off_table = off_vf + sizeof(int) * total_fv;
-    size_t bytes = off_table + sizeof(int) * 6 * (size_t)res * (size_t)res;
+    L.table = L.vf + sizeof(int) * total_fv;
+    L.list = L.table + sizeof(int) * 6 * (size_t)res * (size_t)res; /* the block ends here without lists */
 
-    unsigned char *block = calloc(1, bytes);
+    unsigned char *block = calloc(1, L.list);
     angle_key *keys = malloc(sizeof(angle_key) * (size_t)max_face);
     if (!block || !keys) {
         free(block);
@@ -380,17 +517,18 @@ static mk_status build_block(qhT *qh, mk_hull **out)
         return MK_OUT_OF_MEMORY;
     }
     mk_hull *h = (mk_hull *)block;
-    mk_vec3 *verts = (mk_vec3 *)(block + off_vertices);
-    mk_vec3 *normals = (mk_vec3 *)(block + off_normals);
-    mk_real *offsets = (mk_real *)(block + off_offsets);
-    int *adj_start = (int *)(block + off_adj_start);
-    int *adj = (int *)(block + off_adj);
-    int *face_start = (int *)(block + off_face_start);
-    int *face_vertices = (int *)(block + off_face_vertices);
-    int *vf_start = (int *)(block + off_vf_start);
-    int *vf = (int *)(block + off_vf);
+    attach(block, &L, nv, 0);
+    mk_vec3 *verts = (mk_vec3 *)(block + L.vertices);
+    mk_vec3 *normals = (mk_vec3 *)(block + L.normals);
+    mk_real *offsets = (mk_real *)(block + L.offsets);
+    int *adj_start = (int *)(block + L.adj_start);
+    int *adj = (int *)(block + L.adj);
+    int *face_start = (int *)(block + L.face_start);
+    int *face_vertices = (int *)(block + L.face_vertices);
+    int *vf_start = (int *)(block + L.vf_start);
+    int *vf = (int *)(block + L.vf);
 
-    mk_real *coords = (mk_real *)(block + off_coords);
+    mk_real *coords = (mk_real *)(block + L.coords);
     FORALLvertices {
         int id = (int)vertex->visitid;
         verts[id] = v3(vertex->point[0], vertex->point[1], vertex->point[2]);
@@ -506,24 +644,33 @@ static mk_status build_block(qhT *qh, mk_hull **out)
 
     h->num_vertices = nv;
     h->num_faces = nf;
-    h->vertices = verts;
-    h->adj_start = adj_start;
-    h->adj = adj;
-    h->face_start = face_start;
-    h->face_vertices = face_vertices;
-    h->face_normals = normals;
-    h->face_offsets = offsets;
-    h->vert_face_start = vf_start;
-    h->vert_faces = vf;
     h->aabb_min = lo;
     h->aabb_max = hi;
     h->centroid = centroid;
     h->inradius = inradius;
-    h->vertex_x = coords;
-    h->vertex_y = coords + nv;
-    h->vertex_z = coords + 2 * nv;
     h->start_res = res;
-    build_start_table(h, (int *)(block + off_table));
+    size_t list_len;
+    int failed;
+    int *lists = build_start_table(h, (int *)(block + L.table), &list_len, &failed);
+    if (failed) {
+        free(block);
+        return MK_OUT_OF_MEMORY;
+    }
+    if (list_len > 0) {
+        /* The lists join the block's end; it may move, so every pointer is
+         * set again. */
+        unsigned char *grown = realloc(block, L.list + sizeof(int) * list_len);
+        if (!grown) {
+            free(block);
+            free(lists);
+            return MK_OUT_OF_MEMORY;
+        }
+        block = grown;
+        h = (mk_hull *)block;
+        memcpy(block + L.list, lists, sizeof(int) * list_len);
+        free(lists);
+        attach(block, &L, nv, 1);
+    }
     *out = h;
     return MK_OK;
 }

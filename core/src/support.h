@@ -44,11 +44,37 @@ static inline int hull_start_index(mk_vec3 d, int res)
     return (face * res + (int)fu) * res + (int)fv;
 }
 
-/* The start table's vertex for d (decoded; h->start_res > 0). */
+/* The best of a start-table cell's k candidates along d (the first on ties). */
+static inline int hull_list_best(const mk_hull *h, mk_vec3 d, const int *list, int k)
+{
+    int best = list[0];
+    mk_real best_s = v3_dot(h->vertices[best], d);
+    for (int i = 1; i < k; ++i) {
+        mk_real s = v3_dot(h->vertices[list[i]], d);
+        if (s > best_s) {
+            best_s = s;
+            best = list[i];
+        }
+    }
+    return best;
+}
+
+/* A start-table entry (shape.h) < 0 decoded for d: the cell's certain vertex,
+ * or the best of its candidates, either way extreme along d. */
+static inline int hull_entry_vertex(const mk_hull *h, mk_vec3 d, int e)
+{
+    unsigned x = ~(unsigned)e;
+    if (!(x & 1))
+        return (int)(x >> 1);
+    return hull_list_best(h, d, h->start_list + (x >> 3), (int)((x >> 1) & 3) + 2);
+}
+
+/* The start table's vertex for d (h->start_res > 0): extreme along d where
+ * the cell knows it, else the cell's climbing start. */
 static inline int hull_table_vertex(const mk_hull *h, mk_vec3 d)
 {
-    int v = h->start_vertex[hull_start_index(d, h->start_res)];
-    return v < 0 ? ~v : v;
+    int e = h->start_vertex[hull_start_index(d, h->start_res)];
+    return e < 0 ? hull_entry_vertex(h, d, e) : e;
 }
 
 /* Steepest ascent over neighbours from vertex v, whose value <v, d> the caller
@@ -78,17 +104,17 @@ static inline int hull_climb_from(const mk_hull *h, mk_vec3 d, int v)
     return hull_climb_from_value(h, d, v, v3_dot(h->vertices[v], d));
 }
 
-/* Hull support. A start-table cell whose vertex is extreme over the whole cell
- * answers at once; otherwise climb from the hint or the cell's vertex, whichever
- * is higher along d (only the cell's vertex when the hint is outside [0, n): a
- * cold query). */
+/* Hull support. A start-table cell that knows its extreme vertices (one, or
+ * a short candidate list) answers at once; otherwise climb from the hint or
+ * the cell's vertex, whichever is higher along d (only the cell's vertex when
+ * the hint is outside [0, n): a cold query). */
 static inline int hull_climb(const mk_hull *h, mk_vec3 d, int start)
 {
     if (h->start_res == 0) /* small hull without a table */
         return hull_climb_from(h, d, start >= 0 && start < h->num_vertices ? start : 0);
     int v = h->start_vertex[hull_start_index(d, h->start_res)];
     if (v < 0)
-        return ~v;
+        return hull_entry_vertex(h, d, v);
     mk_real sv = v3_dot(h->vertices[v], d);
     if (start >= 0 && start < h->num_vertices && start != v) {
         mk_real ss = v3_dot(h->vertices[start], d);

@@ -54,15 +54,23 @@ typedef struct mk_hull {
     mk_vec3 aabb_min, aabb_max;  /* local bounding box */
     mk_vec3 centroid;            /* volume centroid (interior point) */
     mk_real inradius;            /* radius of the largest ball about centroid inside the hull */
-    /* Starts for hill-climbing: a cube map of directions. Each of the 6 faces of
-     * the cube [-1, 1]^3 is cut into start_res^2 cells; start_vertex[cell] is a
-     * vertex v extreme along the direction to the cell's centre, stored as ~v
-     * (negative) when v is extreme for every direction of the cell (see
-     * hull_start_index in support.h for the cell of a direction). start_res is
-     * 0 (no table) for hulls small enough for the linear scan, else about
-     * 2 sqrt(num_vertices), from 8 to 32. */
+    /* Support lookup: a cube map of directions. Each of the 6 faces of the
+     * cube [-1, 1]^3 is cut into start_res^2 cells (hull_start_index in
+     * support.h gives a direction's cell). An entry e = start_vertex[cell]:
+     *   e >= 0: a vertex extreme along the cell's centre direction, where
+     *           support starts climbing;
+     *   e < 0, x = ~e even: vertex x >> 1 is extreme for every direction of
+     *           the cell;
+     *   e < 0, x = ~e odd: the cell's candidates, k = ((x >> 1) & 3) + 2
+     *           vertices at start_list[x >> 3 ..], are all the vertices
+     *           extreme for some direction of the cell; support is the best
+     *           of them.
+     * start_res is 0 (no table) for hulls small enough for the linear scan,
+     * else about 2 sqrt(num_vertices), from 8 to 32. start_list is NULL when
+     * no cell has a list. */
     int start_res;
     const int *start_vertex;
+    const int *start_list;
     /* The vertices again as three coordinate arrays (x, y, z of vertex v at
      * vertex_x[v], ...), for the linear support scan, which reads them two
      * at a time. mk_hull_create fills them; a hand-built hull may leave them
