@@ -314,43 +314,77 @@ static void cube_frame(int face, mk_vec3 *base, mk_vec3 *eu, mk_vec3 *ew)
     *ew = v3_sub(cube_dir(face, 0, 1), *base);
 }
 
+/* Clips the convex polygon (cu, cw)[0 .. *count) by the half-plane
+ * <v - n, d(u, w)> >= 0 of directions where v beats n, widened by a relative
+ * 1e-9 (see extreme_in_cell), into (nu, nw); returns 0 when the result has
+ * more corners than cap (rounding: a convex clip adds at most one). */
+static int clip_cell(mk_vec3 v, mk_vec3 n, mk_vec3 base, mk_vec3 eu, mk_vec3 ew, const mk_real *cu, const mk_real *cw,
+                     int *count, mk_real *nu, mk_real *nw, int cap)
+{
+    mk_vec3 e = v3_sub(v, n);
+    mk_real a = v3_dot(e, base), b = v3_dot(e, eu), c = v3_dot(e, ew);
+    mk_real tol = 1e-9 * (fabs(a) + fabs(b) + fabs(c));
+    int out = 0;
+    for (int i = 0; i < *count; ++i) { /* Sutherland-Hodgman against a + b u + c w >= -tol */
+        int j = i + 1 < *count ? i + 1 : 0;
+        mk_real gi = a + b * cu[i] + c * cw[i] + tol, gj = a + b * cu[j] + c * cw[j] + tol;
+        if (out + 2 > cap)
+            return 0;
+        if (gi >= 0) {
+            nu[out] = cu[i], nw[out] = cw[i], ++out;
+        }
+        if ((gi >= 0) != (gj >= 0)) {
+            mk_real t = gi / (gi - gj);
+            nu[out] = cu[i] + t * (cu[j] - cu[i]), nw[out] = cw[i] + t * (cw[j] - cw[i]), ++out;
+        }
+    }
+    *count = out;
+    return 1;
+}
+
 /* Whether vertex v is extreme for some direction of the cell [u0, u1] x
  * [w0, w1] of a cube face (frame from cube_frame): the cell's square, clipped
  * by <v - n, d(u, w)> >= 0 for every neighbour n of v (the vertex's normal
  * cone, exact on a convex polytope's edge graph), is not empty. Each clip is
  * widened by a relative 1e-9, so a vertex extreme somewhere in the cell always
  * passes; one that passes wrongly only lengthens the cell's candidate list.
+ * The clip against neighbour `first` goes first: it is the vertex the search
+ * came from, extreme nearby, and empties the square of most vertices at once.
  * pu, pw: scratch of 2 * (4 + degree of v) reals each. */
-static int extreme_in_cell(const mk_hull *h, int v, mk_vec3 base, mk_vec3 eu, mk_vec3 ew, mk_real u0, mk_real u1,
-                           mk_real w0, mk_real w1, mk_real *pu, mk_real *pw)
+static int extreme_in_cell(const mk_hull *h, int v, int first, mk_vec3 base, mk_vec3 eu, mk_vec3 ew, mk_real u0,
+                           mk_real u1, mk_real w0, mk_real w1, mk_real *pu, mk_real *pw)
 {
-    const int deg = h->adj_start[v + 1] - h->adj_start[v], cap = 4 + deg;
+    const int cap = 4 + h->adj_start[v + 1] - h->adj_start[v];
     mk_real *cu = pu, *cw = pw, *nu = pu + cap, *nw = pw + cap;
     int count = 4;
     cu[0] = u0, cw[0] = w0, cu[1] = u1, cw[1] = w0, cu[2] = u1, cw[2] = w1, cu[3] = u0, cw[3] = w1;
-    for (int k = h->adj_start[v]; k < h->adj_start[v + 1] && count > 0; ++k) {
-        mk_vec3 e = v3_sub(h->vertices[v], h->vertices[h->adj[k]]);
-        mk_real a = v3_dot(e, base), b = v3_dot(e, eu), c = v3_dot(e, ew);
-        mk_real tol = 1e-9 * (fabs(a) + fabs(b) + fabs(c));
-        int out = 0;
-        for (int i = 0; i < count; ++i) { /* Sutherland-Hodgman against a + b u + c w >= -tol */
-            int j = i + 1 < count ? i + 1 : 0;
-            mk_real gi = a + b * cu[i] + c * cw[i] + tol, gj = a + b * cu[j] + c * cw[j] + tol;
-            if (out + 2 > cap)
-                return 1; /* more corners than a convex clip makes (rounding): keep v */
-            if (gi >= 0) {
-                nu[out] = cu[i], nw[out] = cw[i], ++out;
-            }
-            if ((gi >= 0) != (gj >= 0)) {
-                mk_real t = gi / (gi - gj);
-                nu[out] = cu[i] + t * (cu[j] - cu[i]), nw[out] = cw[i] + t * (cw[j] - cw[i]), ++out;
-            }
-        }
+    const mk_vec3 pv = h->vertices[v];
+    for (int k = h->adj_start[v] - 1; k < h->adj_start[v + 1] && count > 0; ++k) {
+        int n = k < h->adj_start[v] ? first : h->adj[k];
+        if (k >= h->adj_start[v] && n == first)
+            continue;
+        if (!clip_cell(pv, h->vertices[n], base, eu, ew, cu, cw, &count, nu, nw, cap))
+            return 1; /* more corners than a convex clip makes: keep v */
         mk_real *t = cu;
         cu = nu, nu = t, t = cw, cw = nw, nw = t;
-        count = out;
     }
     return count > 0;
+}
+
+/* Whether the cell [u0, u1] x [w0, w1] lies in v's normal cone: every corner
+ * direction has v at least as high as each neighbour (the cone is convex and
+ * the cell's cone is spanned by its corner rays). */
+static int cell_in_cone(const mk_hull *h, int v, mk_vec3 base, mk_vec3 eu, mk_vec3 ew, mk_real u0, mk_real u1,
+                        mk_real w0, mk_real w1)
+{
+    for (int c = 0; c < 4; ++c) {
+        mk_vec3 d = v3_add(base, v3_add(v3_scale(eu, c & 1 ? u1 : u0), v3_scale(ew, c & 2 ? w1 : w0)));
+        mk_real sv = v3_dot(h->vertices[v], d);
+        for (int k = h->adj_start[v]; k < h->adj_start[v + 1]; ++k)
+            if (v3_dot(h->vertices[h->adj[k]], d) > sv)
+                return 0;
+    }
+    return 1;
 }
 
 /* Start table (shape.h). Each cell's vertex c is extreme along the cell's
@@ -405,6 +439,10 @@ static int *build_start_table(mk_hull *h, int *table, size_t *list_len, int *fai
                 mk_real w0 = -1 + 2 * iv / (mk_real)R, w1 = -1 + 2 * (iv + 1) / (mk_real)R;
                 int k = 1;
                 cand[0] = *cell;
+                if (cell_in_cone(h, *cell, base, eu, ew, u0, u1, w0, w1)) {
+                    *cell = ~(*cell << 1);
+                    continue;
+                }
                 seen[*cell] = 1;
                 for (int i = 0; i < k && k <= MK_HULL_START_LIST; ++i)
                     for (int j = h->adj_start[cand[i]]; j < h->adj_start[cand[i] + 1] && k <= MK_HULL_START_LIST; ++j) {
@@ -412,7 +450,8 @@ static int *build_start_table(mk_hull *h, int *table, size_t *list_len, int *fai
                         if (seen[n])
                             continue;
                         seen[n] = 1;
-                        if (extreme_in_cell(h, n, base, eu, ew, u0, u1, w0, w1, scratch, scratch + 2 * (4 + max_deg)))
+                        if (extreme_in_cell(h, n, cand[i], base, eu, ew, u0, u1, w0, w1, scratch,
+                                            scratch + 2 * (4 + max_deg)))
                             cand[k++] = n;
                     }
                 /* unmark every vertex seen: the candidates and their neighbours */
