@@ -136,10 +136,17 @@ static inline const mk_hull *climbed_hull(const mk_shape *s)
 
 /* Start of a climb as in support.h: the hint or the start table's vertex for
  * d (`table`, when the caller has looked it up already, else -1), whichever is
- * higher along d. */
-static inline int climb_start(const mk_hull *h, mk_vec3 d, int table, int hint, mk_real *best)
+ * higher along d. Returns the table's vertex with *done = 1 when the table
+ * knows it is extreme (no climb needed). */
+static inline int climb_start(const mk_hull *h, mk_vec3 d, int table, int hint, mk_real *best, int *done)
 {
-    int v = table >= 0 ? table : hull_table_vertex(h, d);
+    *done = 0;
+    int v = table;
+    if (v < 0) {
+        v = hull_table_vertex(h, d, done);
+        if (*done)
+            return v;
+    }
     *best = v3_dot(h->vertices[v], d);
     if (hint >= 0 && hint < h->num_vertices && hint != v) {
         mk_real s = v3_dot(h->vertices[hint], d);
@@ -176,8 +183,9 @@ static inline void climb_pair(const mk_hull *ha, mk_vec3 da, int ta, int *va, co
                               int *vb)
 {
     mk_real sa, sb;
-    int a = climb_start(ha, da, ta, *va, &sa), b = climb_start(hb, db, tb, *vb, &sb);
-    int moving_a = 1, moving_b = 1;
+    int done_a, done_b;
+    int a = climb_start(ha, da, ta, *va, &sa, &done_a), b = climb_start(hb, db, tb, *vb, &sb, &done_b);
+    int moving_a = !done_a, moving_b = !done_b;
     const int steps = ha->num_vertices > hb->num_vertices ? ha->num_vertices : hb->num_vertices;
     for (int step = 0; step < steps && (moving_a || moving_b); ++step) {
         if (moving_a) {
@@ -306,11 +314,10 @@ static void note_scale(epa *e, mk_vec3 w)
     }
 }
 
-/* Support along unit n: tightens the upper bound (E2) and holds the point as
- * pending (keep_vertex() takes it in). Returns h_D(n). */
-static mk_real query_from(epa *e, mk_vec3 n, int ta, int tb)
+/* s, the support along unit n: tightens the upper bound (E2) and holds the
+ * point as pending (keep_vertex() takes it in). Returns h_D(n). */
+static mk_real take_support(epa *e, mk_vec3 n, vert s)
 {
-    vert s = support_max(e->c, n, ta, tb);
     e->pending = s;
     note_scale(e, s.w);
     mk_real h = v3_dot(n, s.w);
@@ -321,6 +328,9 @@ static mk_real query_from(epa *e, mk_vec3 n, int ta, int tb)
     }
     return h;
 }
+
+/* Support along unit n, the climbs from ta, tb (see support_max). */
+static mk_real query_from(epa *e, mk_vec3 n, int ta, int tb) { return take_support(e, n, support_max(e->c, n, ta, tb)); }
 
 static mk_real query(epa *e, mk_vec3 n) { return query_from(e, n, -1, -1); }
 
@@ -790,26 +800,28 @@ static seed_out seed(epa *e, const mk_simplex *s, mk_vec3 n_hint)
 typedef enum stop { STOP_CONVERGED, STOP_FLOOR, STOP_MAX_ITER, STOP_BUDGET, STOP_DEGENERATE, STOP_BAD } stop;
 
 /* A point of D near the support along n, without climbing: each climbed hull
- * gives its start-table vertex for the direction (the support along the centre
- * of n's cell), other shapes their exact support. Returns 0, and nothing, when
- * neither shape is a climbed hull. The point is in D, so it may join the
- * polytope (E3), but <n, w> is only a lower bound of h_D(n): it never touches
- * the upper bound. */
+ * gives its start-table vertex for the direction, other shapes their exact
+ * support. Returns 0, and nothing, when neither shape is a climbed hull, else
+ * 1, or 2 when the point is the support along n (both tables knew their
+ * extreme vertex: the hill-climbing support would find the same value). Any
+ * point of D may join the polytope (E3); only a support may touch the upper
+ * bound. */
 static int table_point(ctx *c, mk_vec3 n, vert *out, int *ta, int *tb)
 {
     const mk_hull *ha = climbed_hull(c->a), *hb = climbed_hull(c->b);
     if (!ha && !hb)
         return 0;
     mk_vec3 nb = m3_tmul(&c->R, v3_neg(n));
+    int exact_a = 1, exact_b = 1;
     if (ha) {
-        *ta = hull_table_vertex(ha, n);
+        *ta = hull_table_vertex(ha, n, &exact_a);
         out->a = ha->vertices[*ta];
     } else {
         out->a = shape_support(c->a, n, &c->hint_a);
     }
     mk_vec3 lb;
     if (hb) {
-        *tb = hull_table_vertex(hb, nb);
+        *tb = hull_table_vertex(hb, nb, &exact_b);
         lb = hb->vertices[*tb];
     } else {
         lb = shape_support(c->b, nb, &c->hint_b);
@@ -818,6 +830,13 @@ static int table_point(ctx *c, mk_vec3 n, vert *out, int *ta, int *tb)
     out->w = v3_sub(out->a, out->b);
     if (!v3_finite(out->w))
         c->bad = 1;
+    if (exact_a && exact_b) {
+        if (ha)
+            c->hint_a = *ta;
+        if (hb)
+            c->hint_b = *tb;
+        return 2;
+    }
     return 1;
 }
 
@@ -835,19 +854,22 @@ static stop expand_loop(epa *e, int max_iter, int *iterations)
             why = STOP_CONVERGED;
             break;
         }
-        /* Far below D's boundary along n, any point of D well beyond the
-         * face expands the polytope about as well as the support: the start-
-         * table point saves both climbs, whose first touches of a hull's far
-         * side are cache misses (E3 holds for any vertices in D; the upper
-         * bound comes from exact supports only). Near the boundary, or when
-         * the table point is not beyond the face, the exact support. */
+        /* The start tables answer most directions exactly (table_point 2):
+         * that point is the support. Otherwise, far below D's boundary along
+         * n, any point of D well beyond the face expands the polytope about
+         * as well as the support: the table point saves both climbs, whose
+         * first touches of a hull's far side are cache misses (E3 holds for
+         * any vertices in D; the upper bound comes from supports only). Near
+         * the boundary, or when the table point is not beyond the face, the
+         * climbed support. */
         vert t;
         int ta = -1, tb = -1;
-        if (e->upper < INFINITY && table_point(e->c, e->f[fi].n, &t, &ta, &tb)) {
-            if (e->c->bad) {
-                why = STOP_BAD;
-                break;
-            }
+        const int tp = table_point(e->c, e->f[fi].n, &t, &ta, &tb);
+        if (tp && e->c->bad) {
+            why = STOP_BAD;
+            break;
+        }
+        if (tp == 1 && e->upper < INFINITY) {
             mk_real ht = v3_dot(e->f[fi].n, t.w);
             if (off > 0 && ht - off > MK_EPA_FAR_RATIO * off && ht - off > e->eps_beyond) {
                 e->pending = t;
@@ -868,7 +890,7 @@ static stop expand_loop(epa *e, int max_iter, int *iterations)
          * slower (hull-240: 2.5%, hull-1000: 2%, single calls): the table
          * vertex is as close and needs no extra dot products. */
         mk_real before = e->upper;
-        mk_real h = query_from(e, e->f[fi].n, ta, tb);
+        mk_real h = tp == 2 ? take_support(e, e->f[fi].n, t) : query_from(e, e->f[fi].n, ta, tb);
         if (e->upper < before)
             e->best_face = fi;
         if (e->c->bad) {

@@ -70,10 +70,11 @@ static inline int hull_entry_vertex(const mk_hull *h, mk_vec3 d, int e)
 }
 
 /* The start table's vertex for d (h->start_res > 0): extreme along d where
- * the cell knows it, else the cell's climbing start. */
-static inline int hull_table_vertex(const mk_hull *h, mk_vec3 d)
+ * the cell knows it (*exact = 1), else the cell's climbing start (*exact = 0). */
+static inline int hull_table_vertex(const mk_hull *h, mk_vec3 d, int *exact)
 {
     int e = h->start_vertex[hull_start_index(d, h->start_res)];
+    *exact = e < 0;
     return e < 0 ? hull_entry_vertex(h, d, e) : e;
 }
 
