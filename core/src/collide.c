@@ -383,10 +383,13 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
     const int pair_ok = pair && pair->a && pair->b;
     /* Two boxes: the separating-axis test gives the exact depth of overlapping
      * cores, or proves the pair apart, in one pass (box_sat.c); cores apart
-     * within reach still need GJK's distance, so a pair whose last call found
-     * them so (rounded boxes resting on their margins, as Bullet's) goes
-     * straight to GJK. */
-    const int cores_were_apart = memory && memory->near && !memory->hint_valid;
+     * within reach still need GJK's distance, so a pair of rounded boxes whose
+     * last call found them so (resting on their margins, as Bullet's) goes
+     * straight to GJK. Sharp boxes at rest (ODE's) touch, their cores a hair
+     * apart one step and overlapping the next: GJK first would send every
+     * second call to EPA, so they always take the test first. */
+    const int cores_were_apart = memory && memory->near && !memory->hint_valid && pair && pair->a && pair->b &&
+                                 (pair->a->radius > 0 || pair->b->radius > 0);
     if (pair_ok && pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX && !cores_were_apart &&
         s.speculative >= 0 && inputs_ok(pair, &s)) {
         mk_signed_distance_result sd;
