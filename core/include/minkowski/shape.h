@@ -80,14 +80,16 @@ typedef struct mk_hull {
     const mk_real *vertex_z;
 } mk_hull;
 
-/* Hulls with at most this many vertices use a linear scan for support (faster
- * than hill-climbing there); larger ones hill-climb from the caller's hint or
- * the start table. Measured (mk_bench --section support, after the start table):
- * per call on a GJK-like walk the scan is faster up to 40 vertices (30.1 vs 31.2
- * ns), climbing from 48 (32.2 vs 35.8); in whole GJK queries (default Nesterov
- * distance, 1 cm apart, both through a user callback) the scan still wins at 48
- * (1193 vs 1293 ns) and climbing wins from 64 (1382 vs 1533). */
-#define MK_HULL_LINEAR_SCAN_MAX 48
+/* Hulls with at most this many vertices use a linear scan for support;
+ * larger ones have a start table (most directions answered by one lookup, see
+ * start_vertex) and hill-climb from the caller's hint or the table elsewhere.
+ * Measured (mk_bench --section support, with the tables' candidate lists): in
+ * whole GJK queries (default Nesterov distance, 1 cm apart, built-in hull
+ * shape) the table is as fast as the scan at 12 vertices (701 vs 699 ns) and
+ * faster from 16 (756 vs 1047 ns), 24 (792 vs 1152), 48 (1062 vs 1383); per
+ * call on random directions the scan wins up to 12 (18.0 vs 30.3 ns), the
+ * table from 16 (31.1 vs 34.9). */
+#define MK_HULL_LINEAR_SCAN_MAX 12
 
 /* Build the convex hull of `count` points with Qhull. Rejects NULL, count < 4,
  * non-finite coordinates, and point sets without volume (coplanar, collinear,
