@@ -84,12 +84,15 @@ typedef struct mk_hull {
  * larger ones have a start table (most directions answered by one lookup, see
  * start_vertex) and hill-climb from the caller's hint or the table elsewhere.
  * Measured (mk_bench --section support, with the tables' candidate lists): in
- * whole GJK queries (default Nesterov distance, 1 cm apart, built-in hull
- * shape) the table is as fast as the scan at 12 vertices (701 vs 699 ns) and
- * faster from 16 (756 vs 1047 ns), 24 (792 vs 1152), 48 (1062 vs 1383); per
- * call on random directions the scan wins up to 12 (18.0 vs 30.3 ns), the
- * table from 16 (31.1 vs 34.9). */
-#define MK_HULL_LINEAR_SCAN_MAX 12
+ * whole GJK queries on hot caches (default Nesterov distance, 1 cm apart,
+ * built-in hull shape) a table would already win from 16 vertices (756 vs 1047
+ * ns; 48: 1062 vs 1383), but in a scene it costs cache misses the scan does
+ * not: with tables from 13 vertices the Bullet bin demo (200 bodies, distinct
+ * hulls of 8..40 points) spent more narrowphase time, not less (seed 1: 0.74
+ * of stock's instead of 0.46, seed 5: 0.82 instead of 0.43; the table loads
+ * were the hottest instructions of mk_gjk_distance). Below 48 vertices the
+ * scan reads only the vertices, which the rest of the step keeps in cache. */
+#define MK_HULL_LINEAR_SCAN_MAX 48
 
 /* Build the convex hull of `count` points with Qhull. Rejects NULL, count < 4,
  * non-finite coordinates, and point sets without volume (coplanar, collinear,
