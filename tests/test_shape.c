@@ -362,6 +362,24 @@ START_TEST(validate_catches_hand_filled_garbage)
     s.type = MK_SHAPE_HULL;
     s.u.hull.hull = NULL;
     ck_assert_int_ne(mk_shape_validate(&s), MK_OK);
+    { /* a hand-built copy of a hull that claims a start table it does not have */
+        mk_vec3 pts[64];
+        for (int i = 0; i < 64; ++i)
+            pts[i] = v3(cos(0.7 * i) * sin(0.3 * i + 0.1), sin(0.7 * i) * sin(0.3 * i + 0.1), cos(0.3 * i + 0.1));
+        mk_hull *h = NULL;
+        ck_assert_int_eq(mk_hull_create(pts, 64, &h), MK_OK);
+        ck_assert_int_gt(h->start_res, 0);
+        mk_hull copy = *h;
+        s.u.hull.hull = &copy;
+        ck_assert_int_eq(mk_shape_validate(&s), MK_OK);
+        copy.start_vertex = NULL;
+        ck_assert_int_eq(mk_shape_validate(&s), MK_INVALID_INPUT);
+        copy.start_res = 0; /* no table: climbing from the hint, valid */
+        ck_assert_int_eq(mk_shape_validate(&s), MK_OK);
+        copy.start_res = -1;
+        ck_assert_int_eq(mk_shape_validate(&s), MK_INVALID_INPUT);
+        mk_hull_destroy(h);
+    }
     s.type = MK_SHAPE_USER;
     memset(&s.u, 0, sizeof s.u);
     ck_assert_int_ne(mk_shape_validate(&s), MK_OK);

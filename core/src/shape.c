@@ -32,7 +32,11 @@ mk_status mk_shape_validate(const mk_shape *s)
     }
     case MK_SHAPE_HULL: {
         const mk_hull *h = s->u.hull.hull;
-        return h && h->num_vertices >= 4 && h->vertices && h->adj_start && h->adj ? MK_OK : MK_INVALID_INPUT;
+        /* a start table, when it has one (shape.h; a hand-built hull may set start_res 0) */
+        return h && h->num_vertices >= 4 && h->vertices && h->adj_start && h->adj && h->start_res >= 0 &&
+                       (h->start_res == 0 || h->start_vertex)
+                   ? MK_OK
+                   : MK_INVALID_INPUT;
     }
     case MK_SHAPE_USER: {
         mk_vec3 lo = s->u.user.aabb_min, hi = s->u.user.aabb_max;
