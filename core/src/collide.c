@@ -388,8 +388,8 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
      * straight to GJK. Sharp boxes at rest (ODE's) touch, their cores a hair
      * apart one step and overlapping the next: GJK first would send every
      * second call to EPA, so they always take the test first. */
-    const int cores_were_apart = memory && memory->near && !memory->hint_valid && pair && pair->a && pair->b &&
-                                 (pair->a->radius > 0 || pair->b->radius > 0);
+    const int cores_were_apart =
+        pair_ok && memory && memory->near && !memory->hint_valid && (pair->a->radius > 0 || pair->b->radius > 0);
     if (pair_ok && pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX && !cores_were_apart &&
         s.speculative >= 0 && inputs_ok(pair, &s)) {
         mk_signed_distance_result sd;

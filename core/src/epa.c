@@ -330,7 +330,10 @@ static mk_real take_support(epa *e, mk_vec3 n, vert s)
 }
 
 /* Support along unit n, the climbs from ta, tb (see support_max). */
-static mk_real query_from(epa *e, mk_vec3 n, int ta, int tb) { return take_support(e, n, support_max(e->c, n, ta, tb)); }
+static mk_real query_from(epa *e, mk_vec3 n, int ta, int tb)
+{
+    return take_support(e, n, support_max(e->c, n, ta, tb));
+}
 
 static mk_real query(epa *e, mk_vec3 n) { return query_from(e, n, -1, -1); }
 

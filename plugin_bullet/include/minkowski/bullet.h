@@ -66,7 +66,7 @@ typedef struct mk_bullet_options {
     /* default MK_GJK_VANILLA: each pair's query starts from its last simplex
      * (MK_GJK_INIT_SIMPLEX), which a resting pair's first support call
      * usually certifies; momentum has nothing to accelerate there. Measured
-     * on the falling-polytopes bin (seed 1, five runs, README): narrowphase
+     * on the falling-polytopes bin (seed 1, five runs at fe6a8a2): narrowphase
      * 0.38x stock with vanilla, 0.58x Nesterov, 0.59x Polyak; over seeds 1-5
      * (one run each) medians 0.57x, 0.62x, 0.61x. The momentum variants pay
      * off on cold queries (mk_bench). */

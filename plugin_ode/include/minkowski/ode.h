@@ -90,9 +90,11 @@ typedef struct mk_ode_options {
     /* default MK_GJK_VANILLA: each pair's query starts from its last simplex
      * (MK_GJK_INIT_SIMPLEX), which a resting pair's first support call
      * usually certifies; momentum has nothing to accelerate there. Measured
-     * on the falling-polytopes bin (seed 1, five runs, README): collision
+     * on the falling-polytopes bin, seed 1: five runs at fe6a8a2, collision
      * time 0.91x stock with vanilla, 0.95x Nesterov, 0.94x Polyak; over seeds
-     * 1-5 (one run each) medians 0.99x, 1.09x, 1.05x. The momentum variants
+     * 1-5 (one run each) medians 0.99x, 1.09x, 1.05x. The README's ten runs at
+     * ebbd8e9, on a noisier machine: 1.07x, 0.93x, 0.94x (ranges overlapping
+     * widely: the variants are close in this scene). The momentum variants
      * pay off on cold queries (mk_bench). */
     mk_gjk_variant variant;
     int normalize_dir;       /* eq. 33 of GJK++ */
