@@ -778,10 +778,11 @@ START_TEST(resting_shortcut_matches_oracle)
 }
 END_TEST
 
-/* The shortcut's backoff (mk_collide_cache): two bevelled box hulls stacked
- * with a 0.05 rad yaw and a 1e-4 rad tilt cross edge on edge, where the
- * shortcut cannot certify a depth: after four misses in a row it is tried on
- * every fourth call only, and every call's depth is still the exact one. A
+/* The shortcut's backoff (mk_collide_cache): a bevelled box hull on a box of
+ * its size, with a 0.05 rad yaw and a 1e-4 rad tilt, cross edge on edge, where
+ * the shortcut cannot certify a depth (two hulls would take its face-pair
+ * path, tested below): after four misses in a row it is tried on every fourth
+ * call only, and every call's depth is still the exact one. A
  * small bevelled box centred on a larger hull box, face on face, is answered
  * by the shortcut on every call after the first (no backoff). */
 START_TEST(resting_shortcut_backoff)
@@ -790,7 +791,7 @@ START_TEST(resting_shortcut_backoff)
     ck_assert_ptr_nonnull(bev);
     ck_assert_ptr_nonnull(big);
     mk_shape a, b, g;
-    mk_shape_hull(&a, bev, 0);
+    ck_assert_int_eq(mk_shape_box(&a, v3(0.1, 0.1, 0.1), 0), MK_OK);
     mk_shape_hull(&b, bev, 0);
     mk_shape_hull(&g, big, 0);
     const mk_collide_settings s = mk_collide_default_settings();
@@ -838,6 +839,83 @@ START_TEST(resting_shortcut_backoff)
     }
     mk_hull_destroy(bev);
     mk_hull_destroy(big);
+}
+END_TEST
+
+/* The face-pair path: two equal hulls stacked face on face, the upper one
+ * yawed by 0.02-0.3 rad (so each face's outline crosses the other's), tilted
+ * by up to 1e-3 rad, offset sideways, 0.05-2 mm deep, jittering a little each
+ * step: bevelled boxes (octagon faces), box-shaped hulls and hexagonal prisms.
+ * Every step: the overlap along the pair's normal = the exact oracle's depth
+ * (to EPA's tolerance), the manifold's deepest point within its depth check
+ * of it. The face-pair path must answer most steps after the first. */
+START_TEST(resting_face_pair_matches_oracle)
+{
+    or_rng r = or_rng_make(0xfa1e);
+    mk_hull *kinds[3] = {bevelled_box(0.1, 0.01), NULL, NULL};
+    mk_vec3 pts[12];
+    for (int i = 0; i < 8; ++i)
+        pts[i] = v3(i & 1 ? 0.15 : -0.15, i & 2 ? 0.1 : -0.1, i & 4 ? 0.05 : -0.05);
+    ck_assert_int_eq(mk_hull_create(pts, 8, &kinds[1]), MK_OK);
+    for (int i = 0; i < 6; ++i) {
+        const double a = i * 1.0471975511965976;
+        pts[i] = v3(0.1 * cos(a), 0.1 * sin(a), -0.04);
+        pts[i + 6] = v3(0.1 * cos(a), 0.1 * sin(a), 0.04);
+    }
+    ck_assert_int_eq(mk_hull_create(pts, 12, &kinds[2]), MK_OK);
+    ck_assert_ptr_nonnull(kinds[0]);
+    const int sequences = or_scaled(150), steps = 20;
+    long after_first = 0, answered = 0;
+    for (int q = 0; q < sequences; ++q) {
+        mk_shape a, b;
+        mk_shape_hull(&a, kinds[q % 3], 0);
+        mk_shape_hull(&b, kinds[q % 3], 0);
+        mk_transform xa = at(v3(0, 0, 0)), xb = at(v3(0, 0, 0));
+        turn(&xb, v3(0, 0, 1), (or_int(&r, 2) ? 1 : -1) * or_uniform(&r, 0.02, 0.3), v3(0, 0, 0));
+        turn(&xb, or_unit(&r), or_uniform(&r, 0, 1e-3), v3(0, 0, 0));
+        const double pen = or_uniform(&r, 5e-5, 2e-3);
+        mk_vec3 slide = v3(or_uniform(&r, -0.01, 0.01), or_uniform(&r, -0.01, 0.01), 0);
+        mk_collide_cache cc;
+        memset(&cc, 0, sizeof cc);
+        const mk_collide_settings s = mk_collide_default_settings();
+        for (int k = 0; k < steps; ++k) {
+            const mk_vec3 up = v3(0, 0, 1);
+            const double top = or_support_value(&a, &xa, up), low = -or_support_value(&b, &xb, v3_neg(up));
+            xb.p = v3_add(slide, v3(0, 0, xb.p.z + top - pen - low));
+            mk_pair p = {&a, xa, &b, xb};
+            mk_contact_patch_result pr;
+            ck_assert_int_lt(mk_collide_patch(&p, &s, &cc, 8, &pr), MK_INVALID_INPUT);
+            if (k > 0) {
+                ++after_first;
+                answered += cc.face_pair;
+            }
+            double d;
+            mk_vec3 wa, wb;
+            ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d, &wa, &wb));
+            ck_assert_msg(d < 0 && pr.count > 0, "seq %d step %d: exact %g, %d points", q, k, d, pr.count);
+            /* the manifold's points stand on the reference face's normal and
+             * its reduction to 8 keeps the deepest within its tie (1e-4 x
+             * the smaller shape's extent, 0.1-0.15 m here) */
+            ck_assert_msg(fabs(min_separation_patch(&pr) - d) <= 1e-4 * 0.15 + 1e-6,
+                          "seq %d step %d (face pair %d): deepest %.12g, exact %.12g", q, k, cc.face_pair,
+                          min_separation_patch(&pr), d);
+            /* the signed distance's normal: the overlap along it is the depth
+             * (EPA's tolerance, 1e-8) */
+            ck_assert(cc.hint_valid);
+            const double ov = overlap_along(&p, m3_mul(&xa.R, cc.hint_normal));
+            ck_assert_msg(ov + d >= -1e-12 && ov + d <= 2e-8, "seq %d step %d (face pair %d): overlap %.12g along the "
+                          "normal, depth %.12g", q, k, cc.face_pair, ov, -d);
+            /* jitter */
+            slide = v3_add(slide, v3(or_uniform(&r, -1e-4, 1e-4), or_uniform(&r, -1e-4, 1e-4), 0));
+            turn(&xb, v3(0, 0, 1), or_uniform(&r, -2e-3, 2e-3), xb.p);
+            turn(&xb, or_unit(&r), or_uniform(&r, 0, 1e-4), xb.p);
+        }
+    }
+    fprintf(stderr, "collide face-pair path: %d sequences x %d steps: %ld of %ld steps after the first by it\n",
+            sequences, steps, answered, after_first);
+    ck_assert_int_gt(answered, after_first / 2);
+    for (int i = 0; i < 3; ++i)
+        mk_hull_destroy(kinds[i]);
 }
 END_TEST
 
@@ -1088,6 +1166,7 @@ int main(void)
     tcase_add_test(tc, certificate_cases);
     tcase_add_test(tc, resting_shortcut_matches_oracle);
     tcase_add_test(tc, resting_shortcut_edge_on_edge);
+    tcase_add_test(tc, resting_face_pair_matches_oracle);
     tcase_add_test(tc, resting_shortcut_backoff);
     tcase_add_test(tc, box_sat_matches_oracle);
     tcase_add_test(tc, box_sat_small_box_on_huge_ground);

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 #include <minkowski/epa.h>
+#include "epa_seed.h"
 #include "oracle.h"
 #include "vec.h"
 
@@ -396,6 +397,89 @@ START_TEST(random_polytopes_vs_sat_oracle)
     ck_assert_int_eq(failures, 0);
     ck_assert_int_eq(beyond_tol, 0);
     ck_assert_int_eq(overlapping, n);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* A point of D = A - B (A's frame) from the shapes' supports along d, and the
+ * pair of core points it came from. */
+static void d_support(const mk_pair *p, mk_vec3 d, mk_vec3 *a, mk_vec3 *b)
+{
+    const mk_mat3 R = m3_tmul_m3(&p->xf_a.R, &p->xf_b.R);
+    const mk_vec3 t = m3_tmul(&p->xf_a.R, v3_sub(p->xf_b.p, p->xf_a.p));
+    *a = mk_shape_support(p->a, d, NULL);
+    *b = v3_add(m3_mul(&R, mk_shape_support(p->b, m3_tmul(&R, v3_neg(d)), NULL)), t);
+}
+
+/* EPA from a caller's points (epa_seed.h, collide.c's face-pair path): on
+ * random overlapping polytope pairs, seeded with D's supports along the six
+ * axes and the eight cube diagonals (a polytope around the origin), the
+ * answer agrees with the exact oracle to the tolerance, inside its bracket,
+ * with witnesses depth apart along the normal. Seeds it cannot start from
+ * (four coplanar points, too few or too many points) give 0 and leave the
+ * result alone. */
+START_TEST(epa_from_points_vs_sat_oracle)
+{
+    or_rng r = or_rng_make(0xe9a5eed);
+    or_hull_pool p12, p60;
+    make_pools(&r, &p12, &p60);
+    size_t bytes;
+    void *ws = workspace(&bytes);
+    const mk_epa_settings es = mk_epa_default_settings();
+    int n = or_scaled(3000), answered = 0;
+    double worst = 0;
+    for (int i = 0; i < n; ++i) {
+        mk_shape a, b;
+        or_random_shape(&r, i % 3 == 0 ? OR_BOX : OR_HULL12, &p12, &p60, &a);
+        or_random_shape(&r, i % 2 == 0 ? OR_HULL60 : OR_HULL12, &p12, &p60, &b);
+        mk_transform xa, xb;
+        const double d = place_overlapping(&r, &a, &b, random_overlap(&r), &xa, &xb);
+        mk_pair p = {&a, xa, &b, xb};
+        mk_vec3 pa[14], pb[14];
+        for (int k = 0; k < 14; ++k) {
+            const mk_vec3 dir = k < 6 ? v3(k / 2 == 0 ? (k & 1 ? -1 : 1) : 0, k / 2 == 1 ? (k & 1 ? -1 : 1) : 0,
+                                            k / 2 == 2 ? (k & 1 ? -1 : 1) : 0)
+                                      : v3((k - 6) & 1 ? -1 : 1, (k - 6) & 2 ? -1 : 1, (k - 6) & 4 ? -1 : 1);
+            d_support(&p, dir, &pa[k], &pb[k]);
+        }
+        mk_epa_result er;
+        memset(&er, 0, sizeof er);
+        if (!mk_epa_from_points(&p, pa, pb, 14, &es, ws, bytes, &er)) {
+            ck_assert_int_eq(er.status, 0); /* untouched */
+            continue;
+        }
+        ++answered;
+        ck_assert_int_eq(er.status, MK_PENETRATING);
+        const double err = fabs(-er.depth - d);
+        worst = fmax(worst, err);
+        ck_assert_msg(err <= es.tolerance + 1e-12, "pair %d: depth %.17g, exact %.17g", i, er.depth, -d);
+        ck_assert(er.lower_bound <= -d + 1e-12 && -d <= er.upper_bound + 1e-12);
+        ck_assert(fabs(v3_len(er.normal) - 1) < 1e-12);
+        mk_vec3 gap = v3_sub(v3_sub(er.point_a, er.point_b), v3_scale(er.normal, er.depth));
+        ck_assert(v3_len(gap) <= 1e-9 * (1 + v3_max_abs(er.point_a)));
+    }
+    printf("epa from points: %d of %d overlapping pairs answered from 14 supports, worst |error| %.3g\n", answered, n,
+           worst);
+    ck_assert_int_gt(answered, n * 9 / 10);
+
+    /* Seeds it cannot start from. */
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(0.5, 0.5, 0.5), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(0.5, 0.5, 0.5), 0), MK_OK);
+    mk_pair p = {&a, pose_aa(v3(0, 0, 0), v3(0, 0, 1), 0), &b, pose_aa(v3(0.1, 0, 0.9), v3(0, 0, 1), 0.3)};
+    mk_vec3 pa[MK_EPA_SEED_VERTICES + 1], pb[MK_EPA_SEED_VERTICES + 1];
+    for (int k = 0; k < 4; ++k) /* a - b on A's top face less one point of B: coplanar */
+        pa[k] = v3(k & 1 ? 0.5 : -0.5, k & 2 ? 0.5 : -0.5, 0.5), pb[k] = v3(0.1, 0, 0.4);
+    mk_epa_result er;
+    memset(&er, 0, sizeof er);
+    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, 4, &es, ws, bytes, &er), 0);
+    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, 3, &es, ws, bytes, &er), 0);
+    for (int k = 4; k <= MK_EPA_SEED_VERTICES; ++k)
+        pa[k] = pa[0], pb[k] = pb[0];
+    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, MK_EPA_SEED_VERTICES + 1, &es, ws, bytes, &er), 0);
+    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, 4, &es, ws, 16, &er), 0); /* workspace too small */
+    ck_assert_int_eq(er.status, 0);
     or_hull_pool_free(&p12);
     or_hull_pool_free(&p60);
 }
@@ -1615,6 +1699,7 @@ static Suite *epa_suite(void)
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, timeout);
     tcase_add_test(random, random_polytopes_vs_sat_oracle);
+    tcase_add_test(random, epa_from_points_vs_sat_oracle);
     tcase_add_test(random, random_rounded_and_segment_cores);
     tcase_add_test(random, random_curved_cores);
     tcase_add_test(random, analytic_spheres);

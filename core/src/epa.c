@@ -22,6 +22,7 @@
 #include <minkowski/epa.h>
 #include <stdint.h>
 #include <string.h>
+#include "epa_seed.h"
 #include "support.h"
 
 /* ------------------------------------------------------------ constants */
@@ -1134,6 +1135,61 @@ static mk_status cores_apart(const mk_pair *pair, const mk_gjk_result *g, mk_epa
     return out->status;
 }
 
+/* Witnesses of the polytope's answer (core points, A's frame): where the ray
+ * along e->best_n leaves it (the same convex combination of A's and of B's
+ * support points), put exactly the depth (e->upper) apart along it. 0 when
+ * the ray finds no face. */
+static int ray_witnesses(epa *e, mk_vec3 *pa, mk_vec3 *pb)
+{
+    const mk_vec3 n = e->best_n;
+    int idx[3];
+    mk_real lam[3];
+    if (!ray_exit(e, n, idx, lam))
+        return 0;
+    mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
+    for (int i = 0; i < 3; ++i) {
+        a = v3_madd(a, lam[i], e->v[idx[i]].a);
+        b = v3_madd(b, lam[i], e->v[idx[i]].b);
+    }
+    mk_real delta = e->upper - v3_dot(n, v3_sub(a, b));
+    *pa = v3_madd(a, 0.5 * delta, n);
+    *pb = v3_madd(b, -0.5 * delta, n);
+    return 1;
+}
+
+/* The result of a finished expansion: core depth = the upper bound (E2),
+ * attained along e->best_n; a, b its core witnesses (A's frame); radii added. */
+static mk_status epa_result(const mk_pair *pair, const epa *e, stop why, mk_vec3 a, mk_vec3 b, int iterations,
+                            int polytope, mk_epa_result *out)
+{
+    const mk_transform *xa = &pair->xf_a;
+    const mk_real ra = pair->a->radius, rb = pair->b->radius;
+    const mk_real up = e->upper, lo = e->lower < e->upper ? e->lower : e->upper;
+    const mk_vec3 n = e->best_n;
+    int flags = e->flags;
+    if (why == STOP_FLOOR)
+        flags |= MK_EPA_FLAG_PRECISION_FLOOR;
+    if (why == STOP_DEGENERATE)
+        flags |= MK_EPA_FLAG_DEGENERATE_UPDATE;
+    a = v3_madd(a, ra, n);
+    b = v3_madd(b, -rb, n);
+    out->depth = up + ra + rb;
+    out->upper_bound = out->depth;
+    out->lower_bound = lo + ra + rb;
+    out->normal = m3_mul(&xa->R, n);
+    out->point_a = xf_apply(xa, a);
+    out->point_b = xf_apply(xa, b);
+    out->iterations = iterations;
+    out->flags = flags;
+    out->num_faces = polytope ? e->nlive : 0;
+    switch (why) {
+    case STOP_MAX_ITER: out->status = MK_EPA_MAX_ITER; break;
+    case STOP_BUDGET: out->status = MK_EPA_FACE_BUDGET; break;
+    default: out->status = MK_PENETRATING; break; /* converged, or a floor / degenerate flag */
+    }
+    return out->status;
+}
+
 /* EPA on a validated pair whose GJK result says the cores overlap or touch
  * (GJK reports "touching within its tolerance" as intersecting, with |x| > 0).
  * The answer is signed: out->depth = upper bound of the core depth + radii,
@@ -1167,56 +1223,55 @@ static mk_status epa_solve(const mk_pair *pair, ctx *c, const mk_gjk_result *gjk
         epa_placeholder(out, MK_INVALID_INPUT);
         return MK_INVALID_INPUT;
     }
-    if (why == STOP_FLOOR)
-        e.flags |= MK_EPA_FLAG_PRECISION_FLOOR;
-    if (why == STOP_DEGENERATE)
-        e.flags |= MK_EPA_FLAG_DEGENERATE_UPDATE;
-
-    /* Core depth = the upper bound (E2), attained along n. */
-    const mk_real up = e.upper, lo = e.lower < e.upper ? e.lower : e.upper;
-    const mk_vec3 n = e.best_n;
-
-    /* Witnesses: where the ray along n leaves the polytope (the same convex
-     * combination of A's and of B's support points), else the contact point
-     * GJK found (a - b = x, tiny); then put them exactly depth apart along n. */
-    mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
-    int idx[3];
-    mk_real lam[3];
-    if (so == SEED_POLYTOPE && ray_exit(&e, n, idx, lam)) {
-        for (int i = 0; i < 3; ++i) {
-            a = v3_madd(a, lam[i], e.v[idx[i]].a);
-            b = v3_madd(b, lam[i], e.v[idx[i]].b);
-        }
-        mk_real delta = up - v3_dot(n, v3_sub(a, b));
-        a = v3_madd(a, 0.5 * delta, n);
-        b = v3_madd(b, -0.5 * delta, n);
-    } else {
+    /* Witnesses where the ray along n leaves the polytope, else the contact
+     * point GJK found (a - b = x, tiny), put depth apart along n. */
+    mk_vec3 a, b;
+    if (!(so == SEED_POLYTOPE && ray_witnesses(&e, &a, &b))) {
+        a = b = v3(0, 0, 0);
         for (int i = 0; i < gjk->simplex.count; ++i) {
             a = v3_madd(a, gjk->simplex.bary[i], gjk->simplex.a[i]);
             b = v3_madd(b, gjk->simplex.bary[i], gjk->simplex.b[i]);
         }
         mk_vec3 m = v3_scale(v3_add(a, b), 0.5);
-        a = v3_madd(m, 0.5 * up, n);
-        b = v3_madd(m, -0.5 * up, n);
+        a = v3_madd(m, 0.5 * e.upper, e.best_n);
+        b = v3_madd(m, -0.5 * e.upper, e.best_n);
     }
-    a = v3_madd(a, ra, n);
-    b = v3_madd(b, -rb, n);
+    return epa_result(pair, &e, why, a, b, iterations, so == SEED_POLYTOPE, out);
+}
 
-    out->depth = up + ra + rb;
-    out->upper_bound = out->depth;
-    out->lower_bound = lo + ra + rb;
-    out->normal = m3_mul(&xa->R, n);
-    out->point_a = xf_apply(xa, a);
-    out->point_b = xf_apply(xa, b);
-    out->iterations = iterations;
-    out->flags = e.flags;
-    out->num_faces = so == SEED_POLYTOPE ? e.nlive : 0;
-    switch (why) {
-    case STOP_MAX_ITER: out->status = MK_EPA_MAX_ITER; break;
-    case STOP_BUDGET: out->status = MK_EPA_FACE_BUDGET; break;
-    default: out->status = MK_PENETRATING; break; /* converged, or a floor / degenerate flag */
+/* Contract in epa_seed.h. */
+int mk_epa_from_points(const mk_pair *pair, const mk_vec3 *a, const mk_vec3 *b, int count,
+                       const mk_epa_settings *settings, void *workspace, size_t workspace_bytes, mk_epa_result *out)
+{
+    if (count < 4 || count > MK_EPA_MAX_SEED || !workspace ||
+        workspace_bytes < mk_epa_workspace_size(settings->max_iterations))
+        return 0;
+    ctx c;
+    make_ctx(pair, -1, -1, &c);
+    epa e;
+    epa_init(&e, &c, settings, pair->a->radius + pair->b->radius, workspace);
+    int cand[MK_EPA_MAX_SEED];
+    for (int i = 0; i < count; ++i) {
+        vert g;
+        g.a = a[i];
+        g.b = b[i];
+        g.w = v3_sub(a[i], b[i]);
+        if (!v3_finite(g.w))
+            return 0;
+        note_scale(&e, g.w);
+        e.pending = g;
+        cand[i] = keep_vertex(&e);
     }
-    return out->status;
+    mk_vec3 off;
+    if (seed_hull(&e, cand, count, &off) != HULL_OK)
+        return 0;
+    int iterations = 0;
+    const stop why = expand_loop(&e, settings->max_iterations, &iterations);
+    mk_vec3 pa, pb;
+    if (why != STOP_CONVERGED || c.bad || !(e.lower > 0) || !ray_witnesses(&e, &pa, &pb))
+        return 0;
+    epa_result(pair, &e, why, pa, pb, iterations, 1, out);
+    return 1;
 }
 
 /* The penetration depth of shapes that turned out apart is 0. */

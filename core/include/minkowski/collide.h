@@ -82,6 +82,9 @@ typedef struct mk_collide_cache {
      * edge, then stops paying for it), and after a success every call. */
     int shortcut_misses;
     int shortcut_wait;
+    /* The last call's depth came from two hulls' face edges (the shortcut's
+     * face-pair path, tried first next time). */
+    int face_pair;
 } mk_collide_cache;
 
 /* mk_collide with a separation certificate (exact shortcut). When the last
@@ -115,7 +118,11 @@ MK_API mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_setting
  * van den Bergen 2001 sec. 4.3.3) and the support along the triangle's
  * normal an upper bound (EPA's upper bound).
  * Only when they meet within the EPA tolerance is the answer taken, with
- * the status MK_PENETRATING; otherwise GJK + EPA run as usual. */
+ * the status MK_PENETRATING. Two hulls touching face on face whose outlines
+ * cross (neither face holds the other's deepest vertex) take one more path:
+ * EPA started from the parallelogram of the two crossing face edges under
+ * the origin, where D's face is, and D's support opposite it. Otherwise GJK
+ * + EPA run as usual. */
 MK_API mk_status mk_collide_patch(const mk_pair *pair, const mk_collide_settings *settings, mk_collide_cache *cache,
                                   int max_points, mk_contact_patch_result *out);
 
