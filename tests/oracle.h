@@ -1,4 +1,4 @@
-/* Independent truths for the query suites. Nothing here calls gjk.c or simplex.c:
+/* Independent truths for the query suites. Nothing here calls gjk.c or simplex.h:
  * distances come from closed forms, exact feature enumeration on polytopes, 1-D
  * root finding (ellipsoid), and alternating projections with an independent
  * separating-plane lower bound (curved pairs). Shapes are read from the public

@@ -5,6 +5,7 @@
 
 #include "box_sat.h"
 #include "oracle.h"
+#include "require.h"
 #include "vec.h"
 
 #include <check.h>
@@ -85,9 +86,9 @@ START_TEST(agrees_with_signed_distance)
             mk_status st = mk_collide(&p, &s, &cache, &m);
             ck_assert_int_lt(st, MK_INVALID_INPUT);
             if (sd.distance > s.speculative + 1e-7) {
-                ck_assert_msg(m.count == 0, "pair %d: %d points at distance %g", i, m.count, sd.distance);
+                REQUIRE(m.count == 0, "pair %d: %d points at distance %g", i, m.count, sd.distance);
             } else if (sd.distance < s.speculative - 1e-7) {
-                ck_assert_msg(m.count > 0, "pair %d: no points at distance %g", i, sd.distance);
+                REQUIRE(m.count > 0, "pair %d: no points at distance %g", i, sd.distance);
                 /* mk_collide guarantees the deepest point reaches the signed
                  * distance (it adds the witness pair when the manifold's
                  * features fall short); the manifold normal may differ from
@@ -103,9 +104,9 @@ START_TEST(agrees_with_signed_distance)
                 mk_shape_local_aabb(&b, &lo, &hi);
                 double eb = 0.5 * v3_max_abs(v3_sub(hi, lo));
                 double allowed = m.count < MK_MANIFOLD_MAX_POINTS ? 1e-5 : fmax(1e-5, 1.1e-4 * fmin(ea, eb));
-                ck_assert_msg(deficit <= allowed, "pair %d (types %d/%d): deepest point %g, signed distance %g", i,
-                              a.type, b.type, min_separation(&m), sd.distance);
-                ck_assert_msg(v3_dot(m.normal, sd.normal) > 0, "pair %d: normal flipped", i);
+                REQUIRE(deficit <= allowed, "pair %d (types %d/%d): deepest point %g, signed distance %g", i,
+                        a.type, b.type, min_separation(&m), sd.distance);
+                REQUIRE(v3_dot(m.normal, sd.normal) > 0, "pair %d: normal flipped", i);
                 with_points += pass == 0;
             }
         }
@@ -265,10 +266,10 @@ START_TEST(plane_matches_box_standin)
         const double scale_n = or_uniform(&r, 0.5, 2); /* n need not be unit */
         mk_status rs = mk_collide_plane(&s, &xf, v3_scale(nrm, scale_n), scale_n * c, &st, &m);
         double sd = -or_support_value(&s, &xf, v3_neg(nrm)) - c; /* the oracle's */
-        ck_assert_msg(rs == (sd > 0 ? MK_GJK_SEPARATED : sd < 0 ? MK_PENETRATING : MK_GJK_INTERSECTING) ||
-                          fabs(sd) < 1e-12,
-                      "case %d (%s): status %d, oracle distance %g, n %g %g %g c %g", i,
-                      or_family_name((or_family)(i % OR_FAMILY_COUNT)), rs, sd, nrm.x, nrm.y, nrm.z, c);
+        REQUIRE(rs == (sd > 0 ? MK_GJK_SEPARATED : sd < 0 ? MK_PENETRATING : MK_GJK_INTERSECTING) ||
+                    fabs(sd) < 1e-12,
+                "case %d (%s): status %d, oracle distance %g, n %g %g %g c %g", i,
+                or_family_name((or_family)(i % OR_FAMILY_COUNT)), rs, sd, nrm.x, nrm.y, nrm.z, c);
         if (sd > spec + 1e-9) {
             ck_assert_int_eq(m.count, 0);
             continue;
@@ -284,12 +285,12 @@ START_TEST(plane_matches_box_standin)
         ck_assert_double_eq_tol(v3_dot(m.normal, nrm), -1, 1e-12);
         /* a full manifold keeps the deepest point to within the reduction's depth tie */
         const double allowed = m.count < MK_MANIFOLD_MAX_POINTS ? 1e-9 * (1 + size) : 1.1e-4 * size;
-        ck_assert_msg(min_separation(&m) >= sd - 1e-9 * (1 + size) && min_separation(&m) - sd <= allowed,
-                      "case %d: deepest %.12g, oracle %.12g", i, min_separation(&m), sd);
+        REQUIRE(min_separation(&m) >= sd - 1e-9 * (1 + size) && min_separation(&m) - sd <= allowed,
+                "case %d: deepest %.12g, oracle %.12g", i, min_separation(&m), sd);
         worst_depth = fmax(worst_depth, fabs(min_separation(&m) - sd));
         for (int k = 0; k < m.count; ++k) {
             const mk_manifold_point *q = &m.points[k];
-            ck_assert(q->separation <= spec + 1e-9);
+            REQUIRE(q->separation <= spec + 1e-9, "q->separation <= spec + 1e-9");
             ck_assert_double_eq_tol(v3_dot(nrm, q->point_b), c, 1e3 * eps);
             ck_assert_double_eq_tol(v3_dot(nrm, q->point_a) - c, q->separation, 1e3 * eps);
             /* on the shape: no farther out along -n than its support plane */
@@ -310,8 +311,8 @@ START_TEST(plane_matches_box_standin)
             tol = fmax(tol, 1e-9 * (1 + size) + 5e-3 * (fabs(m.points[k].separation) + s.radius));
         if (box.count != m.count) {
             const int tie = !ring && same_deepest_edge(&m, &box, tol);
-            ck_assert_msg(m.count > box.count || tie, "case %d: %d points, stand-in %d", i, m.count, box.count);
-            ck_assert_msg(ring || tie, "case %d (type %d): %d points, stand-in %d", i, s.type, m.count, box.count);
+            REQUIRE(m.count > box.count || tie, "case %d: %d points, stand-in %d", i, m.count, box.count);
+            REQUIRE(ring || tie, "case %d (type %d): %d points, stand-in %d", i, s.type, m.count, box.count);
             edge_ties += tie;
             continue;
         }
@@ -329,8 +330,8 @@ START_TEST(plane_matches_box_standin)
             far = fmax(far, best);
         }
         if (far > tol && !ring) {
-            ck_assert_msg(same_deepest_edge(&m, &box, tol), "case %d (type %d): a point %g from the stand-in's", i,
-                          s.type, far);
+            REQUIRE(same_deepest_edge(&m, &box, tol), "case %d (type %d): a point %g from the stand-in's", i,
+                    s.type, far);
             ++edge_ties;
             continue;
         }
@@ -496,11 +497,11 @@ START_TEST(certificate_matches_full_pipeline)
                 ++skipped;
                 ck_assert_int_eq(st, MK_GJK_SEPARATED);
                 ck_assert_int_eq(m.count, 0);
-                ck_assert_msg(ref.count == 0, "seq %d step %d: certificate skipped a pair the pipeline gives %d points", q,
-                              k, ref.count);
+                REQUIRE(ref.count == 0, "seq %d step %d: certificate skipped a pair the pipeline gives %d points", q,
+                        k, ref.count);
                 double d = oracle_distance_upper(&p);
-                ck_assert_msg(d > s.speculative - 1e-9, "seq %d step %d (types %d/%d): skipped at distance %.9g <= %.9g", q,
-                              k, a.type, b.type, d, s.speculative);
+                REQUIRE(d > s.speculative - 1e-9, "seq %d step %d (types %d/%d): skipped at distance %.9g <= %.9g", q,
+                        k, a.type, b.type, d, s.speculative);
             } else {
                 mk_signed_distance_result sd;
                 ck_assert_int_lt(mk_signed_distance(&p, NULL, NULL, NULL, ws, sizeof ws, &sd), MK_INVALID_INPUT);
@@ -510,8 +511,8 @@ START_TEST(certificate_matches_full_pipeline)
                  * tolerance 1e-8 (gjk.h); with MK_TEST_SCALE=10 one of
                  * 63,000 compared steps differed by 1.6e-5. */
                 if (fabs(sd.distance - s.speculative) > 1e-4) {
-                    ck_assert_msg((m.count > 0) == (ref.count > 0), "seq %d step %d: %d vs %d points", q, k, m.count,
-                                  ref.count);
+                    REQUIRE((m.count > 0) == (ref.count > 0), "seq %d step %d: %d vs %d points", q, k, m.count,
+                            ref.count);
                     if (m.count > 0) {
                         ck_assert_double_eq_tol(min_separation(&m), min_separation(&ref), 1e-4);
                         ++compared;
@@ -728,8 +729,8 @@ START_TEST(resting_shortcut_matches_oracle)
             double d;
             mk_vec3 wa, wb;
             ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d, &wa, &wb));
-            ck_assert_msg((pr.count > 0) == (ref.count > 0) || fabs(d) < 1e-7, "seq %d step %d: %d vs %d points", q, k,
-                          pr.count, ref.count);
+            REQUIRE((pr.count > 0) == (ref.count > 0) || fabs(d) < 1e-7, "seq %d step %d: %d vs %d points", q, k,
+                    pr.count, ref.count);
             if (pr.count == 0)
                 continue;
             double sep = INFINITY;
@@ -740,19 +741,20 @@ START_TEST(resting_shortcut_matches_oracle)
             double ea = 0.5 * v3_max_abs(v3_sub(hi, lo));
             mk_shape_local_aabb(&b, &lo, &hi);
             double tie = 1.1e-4 * fmin(ea, 0.5 * v3_max_abs(v3_sub(hi, lo))) + 1e-9;
-            ck_assert_msg(fabs(sep - d) <= tie, "seq %d step %d (shortcut %d): deepest %.12g, exact %.12g", q,
-                          k, shortcut, sep, d);
+            REQUIRE(fabs(sep - d) <= tie, "seq %d step %d (shortcut %d): deepest %.12g, exact %.12g", q,
+                    k, shortcut, sep, d);
             /* the patch holds the manifold's points or more: as deep, or
              * deeper by at most the tie the manifold's reduction allows */
-            ck_assert_msg(sep <= min_separation(&ref) + 1e-7 && sep >= min_separation(&ref) - tie,
-                          "seq %d step %d: %.12g vs plain %.12g", q, k, sep, min_separation(&ref));
+            REQUIRE(sep <= min_separation(&ref) + 1e-7 && sep >= min_separation(&ref) - tie,
+                    "seq %d step %d: %.12g vs plain %.12g", q, k, sep, min_separation(&ref));
             if (d < -1e-7) {
                 /* the signed-distance normal the call used (the manifold's
                  * may be a reference face's instead), kept by the cache */
-                ck_assert(cc.hint_valid);
+                REQUIRE(cc.hint_valid, "cc.hint_valid");
                 double ov = overlap_along(&p, m3_mul(&xa.R, cc.hint_normal));
-                ck_assert_msg(fabs(ov + d) <= 1e-7 || !(shortcut || kind == 0), "seq %d step %d: overlap %.12g along the normal, depth %.12g",
-                              q, k, ov, -d);
+                REQUIRE(fabs(ov + d) <= 1e-7 || !(shortcut || kind == 0),
+                        "seq %d step %d: overlap %.12g along the normal, depth %.12g",
+                        q, k, ov, -d);
                 ++checked;
             }
             /* jitter */
@@ -820,8 +822,8 @@ START_TEST(resting_shortcut_backoff)
             double d;
             mk_vec3 wa, wb;
             ck_assert(or_exact_distance(lower, &xa, &b, &xb, &d, &wa, &wb));
-            ck_assert_msg(fabs(min_separation_patch(&pr) - d) <= 1e-7, "scene %d call %d: deepest %.12g, exact %.12g",
-                          scene, k, min_separation_patch(&pr), d);
+            REQUIRE(fabs(min_separation_patch(&pr) - d) <= 1e-7, "scene %d call %d: deepest %.12g, exact %.12g",
+                    scene, k, min_separation_patch(&pr), d);
             if (scene == 0) {
                 ck_assert_uint_eq(cc.shortcuts, 0);
                 if (hinted)
@@ -884,27 +886,28 @@ START_TEST(resting_face_pair_matches_oracle)
             xb.p = v3_add(slide, v3(0, 0, xb.p.z + top - pen - low));
             mk_pair p = {&a, xa, &b, xb};
             mk_contact_patch_result pr;
-            ck_assert_int_lt(mk_collide_patch(&p, &s, &cc, 8, &pr), MK_INVALID_INPUT);
+            const mk_status st = mk_collide_patch(&p, &s, &cc, 8, &pr);
+            REQUIRE(st < MK_INVALID_INPUT, "seq %d step %d: %s", q, k, mk_status_string(st));
             if (k > 0) {
                 ++after_first;
                 answered += cc.face_pair;
             }
             double d;
             mk_vec3 wa, wb;
-            ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d, &wa, &wb));
-            ck_assert_msg(d < 0 && pr.count > 0, "seq %d step %d: exact %g, %d points", q, k, d, pr.count);
+            REQUIRE(or_exact_distance(&a, &xa, &b, &xb, &d, &wa, &wb), "seq %d step %d: oracle", q, k);
+            REQUIRE(d < 0 && pr.count > 0, "seq %d step %d: exact %g, %d points", q, k, d, pr.count);
             /* the manifold's points stand on the reference face's normal and
              * its reduction to 8 keeps the deepest within its tie (1e-4 x
              * the smaller shape's extent, 0.1-0.15 m here) */
-            ck_assert_msg(fabs(min_separation_patch(&pr) - d) <= 1e-4 * 0.15 + 1e-6,
-                          "seq %d step %d (face pair %d): deepest %.12g, exact %.12g", q, k, cc.face_pair,
-                          min_separation_patch(&pr), d);
+            REQUIRE(fabs(min_separation_patch(&pr) - d) <= 1e-4 * 0.15 + 1e-6,
+                    "seq %d step %d (face pair %d): deepest %.12g, exact %.12g", q, k, cc.face_pair,
+                    min_separation_patch(&pr), d);
             /* the signed distance's normal: the overlap along it is the depth
              * (EPA's tolerance, 1e-8) */
-            ck_assert(cc.hint_valid);
+            REQUIRE(cc.hint_valid, "seq %d step %d: no contact memory", q, k);
             const double ov = overlap_along(&p, m3_mul(&xa.R, cc.hint_normal));
-            ck_assert_msg(ov + d >= -1e-12 && ov + d <= 2e-8, "seq %d step %d (face pair %d): overlap %.12g along the "
-                          "normal, depth %.12g", q, k, cc.face_pair, ov, -d);
+            REQUIRE(ov + d >= -1e-12 && ov + d <= 2e-8, "seq %d step %d (face pair %d): overlap %.12g along the "
+                    "normal, depth %.12g", q, k, cc.face_pair, ov, -d);
             /* jitter */
             slide = v3_add(slide, v3(or_uniform(&r, -1e-4, 1e-4), or_uniform(&r, -1e-4, 1e-4), 0));
             turn(&xb, v3(0, 0, 1), or_uniform(&r, -2e-3, 2e-3), xb.p);
@@ -976,16 +979,16 @@ START_TEST(resting_shortcut_edge_on_edge)
             double d;
             mk_vec3 wa, wb;
             ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d, &wa, &wb));
-            ck_assert_msg(d < 0 && pr.count > 0, "seq %d step %d: exact %g, %d points", q, k, d, pr.count);
+            REQUIRE(d < 0 && pr.count > 0, "seq %d step %d: exact %g, %d points", q, k, d, pr.count);
             double sep = INFINITY;
             for (int i = 0; i < pr.count; ++i)
                 sep = fmin(sep, pr.points[i].separation);
-            ck_assert_msg(fabs(sep - d) <= 1e-7, "seq %d step %d (shortcut %d): deepest %.12g, exact %.12g", q, k,
-                          shortcut, sep, d);
-            ck_assert(cc.hint_valid);
+            REQUIRE(fabs(sep - d) <= 1e-7, "seq %d step %d (shortcut %d): deepest %.12g, exact %.12g", q, k,
+                    shortcut, sep, d);
+            REQUIRE(cc.hint_valid, "cc.hint_valid");
             const double ov = overlap_along(&p, m3_mul(&xa.R, cc.hint_normal));
-            ck_assert_msg(fabs(ov + d) <= 1e-7, "seq %d step %d (shortcut %d): overlap %.12g along the normal, depth %.12g",
-                          q, k, shortcut, ov, -d);
+            REQUIRE(fabs(ov + d) <= 1e-7, "seq %d step %d (shortcut %d): overlap %.12g along the normal, depth %.12g",
+                    q, k, shortcut, ov, -d);
             /* jitter */
             slide = v3_add(slide, v3(or_uniform(&r, -2e-4, 2e-4), or_uniform(&r, -2e-4, 2e-4), 0));
             turn(&xb, v3(0, 0, 1), or_uniform(&r, -5e-3, 5e-3), xb.p);
@@ -1040,7 +1043,7 @@ START_TEST(box_sat_matches_oracle)
         mk_pair p = {&a, xa, &b, xb};
         double d;
         mk_vec3 wa, wb;
-        ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d, &wa, &wb));
+        REQUIRE(or_exact_distance(&a, &xa, &b, &xb, &d, &wa, &wb), "or_exact_distance(&a, &xa, &b, &xb, &d, &wa, &wb)");
         const double reach = i % 5 == 0 ? 0 : or_uniform(&r, 0, 0.1);
         mk_signed_distance_result sd;
         mk_vec3 an = v3(0, 0, 0);
@@ -1049,16 +1052,17 @@ START_TEST(box_sat_matches_oracle)
         const double core = d + round_a + round_b; /* signed distance of the cores */
         if (o == MK_BOX_SAT_OVERLAP) {
             ++overlaps;
-            ck_assert_msg(core <= 1e-12, "pair %d: overlap claimed, cores %.17g apart", i, core);
+            REQUIRE(core <= 1e-12, "pair %d: overlap claimed, cores %.17g apart", i, core);
             double err = fabs(sd.distance - d);
             worst = fmax(worst, err);
-            ck_assert_msg(err <= 1e-9, "pair %d: distance %.17g exact %.17g", i, sd.distance, d);
-            ck_assert_msg(sd.lower_bound <= d + 1e-12 && d <= sd.upper_bound + 1e-12, "pair %d: %.17g not in [%.17g, %.17g]",
-                          i, d, sd.lower_bound, sd.upper_bound);
+            REQUIRE(err <= 1e-9, "pair %d: distance %.17g exact %.17g", i, sd.distance, d);
+            REQUIRE(sd.lower_bound <= d + 1e-12 && d <= sd.upper_bound + 1e-12, "pair %d: %.17g not in [%.17g, %.17g]",
+                    i, d, sd.lower_bound, sd.upper_bound);
             ck_assert_int_eq(sd.status, MK_PENETRATING);
-            ck_assert(fabs(v3_len(sd.normal) - 1) < 1e-12);
-            ck_assert_msg(fabs(overlap_along(&p, sd.normal) + d) <= 1e-9, "pair %d: overlap %.17g along the normal, depth %.17g",
-                          i, overlap_along(&p, sd.normal), -d);
+            REQUIRE(fabs(v3_len(sd.normal) - 1) < 1e-12, "fabs(v3_len(sd.normal) - 1) < 1e-12");
+            REQUIRE(fabs(overlap_along(&p, sd.normal) + d) <= 1e-9,
+                    "pair %d: overlap %.17g along the normal, depth %.17g",
+                    i, overlap_along(&p, sd.normal), -d);
             mk_vec3 gap = v3_sub(v3_sub(sd.point_b, sd.point_a), v3_scale(sd.normal, sd.distance));
             ck_assert(v3_len(gap) <= 1e-12 * (1 + v3_max_abs(sd.point_a)));
             /* the witnesses lie on the shapes' surfaces (to 1e-9) */
@@ -1066,13 +1070,13 @@ START_TEST(box_sat_matches_oracle)
             ck_assert(fabs(-v3_dot(sd.normal, sd.point_b) - or_support_value(&b, &xb, v3_neg(sd.normal))) <= 1e-9);
         } else if (o == MK_BOX_SAT_APART) {
             ++apart;
-            ck_assert_msg(am > 0 && d - reach >= am - 1e-12, "pair %d: margin %.17g, exact distance %.17g, reach %.3g", i,
-                          am, d, reach);
+            REQUIRE(am > 0 && d - reach >= am - 1e-12, "pair %d: margin %.17g, exact distance %.17g, reach %.3g", i,
+                    am, d, reach);
             double slack = -or_support_value(&b, &xb, v3_neg(an)) - or_support_value(&a, &xa, an) - reach;
-            ck_assert_msg(slack >= am - 1e-12, "pair %d: slack %.17g along the normal, margin %.17g", i, slack, am);
+            REQUIRE(slack >= am - 1e-12, "pair %d: slack %.17g along the normal, margin %.17g", i, slack, am);
         } else {
             ++undecided;
-            ck_assert_msg(core > 0, "pair %d: undecided with overlapping cores (%.17g)", i, core);
+            REQUIRE(core > 0, "pair %d: undecided with overlapping cores (%.17g)", i, core);
         }
 
         /* the pipeline, against the boxes as hulls */
@@ -1096,15 +1100,15 @@ START_TEST(box_sat_matches_oracle)
             mk_status sth = mk_collide_patch(&ph, &s, NULL, 8, &ph_r);
             ck_assert_int_lt(st, MK_INVALID_INPUT);
             ck_assert_int_lt(sth, MK_INVALID_INPUT);
-            ck_assert_msg(pr.count == ph_r.count || fabs(d) < 1e-7, "pair %d: %d points, as hulls %d", i, pr.count,
-                          ph_r.count);
+            REQUIRE(pr.count == ph_r.count || fabs(d) < 1e-7, "pair %d: %d points, as hulls %d", i, pr.count,
+                    ph_r.count);
             if (pr.count > 0 && ph_r.count > 0) {
                 double s1 = INFINITY, s2 = INFINITY;
                 for (int k = 0; k < pr.count; ++k)
                     s1 = fmin(s1, pr.points[k].separation);
                 for (int k = 0; k < ph_r.count; ++k)
                     s2 = fmin(s2, ph_r.points[k].separation);
-                ck_assert_msg(fabs(s1 - s2) <= 1e-7, "pair %d: deepest %.12g, as hulls %.12g", i, s1, s2);
+                REQUIRE(fabs(s1 - s2) <= 1e-7, "pair %d: deepest %.12g, as hulls %.12g", i, s1, s2);
                 ++compared;
             }
             mk_hull_destroy(hA);
@@ -1147,7 +1151,7 @@ START_TEST(box_sat_small_box_on_huge_ground)
         mk_vec3 an;
         double am;
         ck_assert_int_eq(mk_box_sat(&p, 0, &sd, &an, &am), MK_BOX_SAT_OVERLAP);
-        ck_assert_msg(fabs(sd.distance - d) <= 1e-9, "case %d: distance %.17g exact %.17g", i, sd.distance, d);
+        REQUIRE(fabs(sd.distance - d) <= 1e-9, "case %d: distance %.17g exact %.17g", i, sd.distance, d);
     }
 }
 END_TEST

@@ -427,7 +427,7 @@ START_TEST(epa_from_points_vs_sat_oracle)
     size_t bytes;
     void *ws = workspace(&bytes);
     const mk_epa_settings es = mk_epa_default_settings();
-    int n = or_scaled(3000), answered = 0;
+    int n = or_scaled(1000), answered = 0;
     double worst = 0;
     for (int i = 0; i < n; ++i) {
         mk_shape a, b;

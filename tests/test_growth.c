@@ -26,6 +26,7 @@
 #include <string.h>
 #include <minkowski/growth.h>
 #include "oracle.h"
+#include "require.h"
 #include "vec.h"
 
 #define PI 3.14159265358979323846
@@ -107,9 +108,9 @@ typedef struct pools {
 static void make_pools(or_rng *r, pools *p)
 {
     mk_status s = or_hull_pool_make(&p->p12, r, 24, 12);
-    ck_assert_msg(s == MK_OK, "hull pool (12 points): %s %s", mk_status_string(s), p->p12.error);
+    REQUIRE(s == MK_OK, "hull pool (12 points): %s %s", mk_status_string(s), p->p12.error);
     s = or_hull_pool_make(&p->p60, r, 24, 60);
-    ck_assert_msg(s == MK_OK, "hull pool (60 points): %s %s", mk_status_string(s), p->p60.error);
+    REQUIRE(s == MK_OK, "hull pool (60 points): %s %s", mk_status_string(s), p->p60.error);
 }
 
 static void free_pools(pools *p)
@@ -376,19 +377,19 @@ static int finite3(mk_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinit
 
 static void assert_result_finite(const mk_growth_result *r, const char *what)
 {
-    ck_assert_msg(isfinite(r->sigma) && isfinite(r->lower_bound) && isfinite(r->upper_bound) && r->iterations >= 0,
-                  "%s: non-finite scalar output (status %s)", what, mk_status_string(r->status));
-    ck_assert_msg(finite3(r->point_a) && finite3(r->point_b) && finite3(r->contact) && finite3(r->normal) &&
-                      finite3(r->centre_a) && finite3(r->centre_b),
-                  "%s: non-finite vector output (status %s)", what, mk_status_string(r->status));
+    REQUIRE(isfinite(r->sigma) && isfinite(r->lower_bound) && isfinite(r->upper_bound) && r->iterations >= 0,
+            "%s: non-finite scalar output (status %s)", what, mk_status_string(r->status));
+    REQUIRE(finite3(r->point_a) && finite3(r->point_b) && finite3(r->contact) && finite3(r->normal) &&
+                finite3(r->centre_a) && finite3(r->centre_b),
+            "%s: non-finite vector output (status %s)", what, mk_status_string(r->status));
 }
 
 static void assert_intersect_finite(const mk_growth_intersect_result *r, const char *what)
 {
-    ck_assert_msg(finite3(r->plane_normal) && isfinite(r->plane_offset) && isfinite(r->margin) &&
-                      finite3(r->common_point) && isfinite(r->lower_bound) && isfinite(r->upper_bound) &&
-                      r->iterations >= 0,
-                  "%s: non-finite Boolean output (status %s)", what, mk_status_string(r->status));
+    REQUIRE(finite3(r->plane_normal) && isfinite(r->plane_offset) && isfinite(r->margin) &&
+                finite3(r->common_point) && isfinite(r->lower_bound) && isfinite(r->upper_bound) &&
+                r->iterations >= 0,
+            "%s: non-finite Boolean output (status %s)", what, mk_status_string(r->status));
 }
 
 /* sigma_L' = <n, p> / h_D'(n) from the oracle's support formulas: a true lower
@@ -423,11 +424,11 @@ static void check_solution(const gcase *g, const mk_growth_result *r, double tol
     }
     mk_vec3 cA = xf_apply(&g->xa, g->ca), cB = xf_apply(&g->xb, g->cb);
     mk_vec3 p = v3_sub(cB, cA);
-    ck_assert_msg(v3_len(v3_sub(r->centre_a, cA)) <= SLACK && v3_len(v3_sub(r->centre_b, cB)) <= SLACK,
-                  "%s: centres", what);
+    REQUIRE(v3_len(v3_sub(r->centre_a, cA)) <= SLACK && v3_len(v3_sub(r->centre_b, cB)) <= SLACK,
+            "%s: centres", what);
     /* Bracket ordered and closed to the tolerance. */
-    ck_assert_msg(r->sigma == r->upper_bound && r->lower_bound <= r->upper_bound, "%s: bounds %.17g %.17g %.17g",
-                  what, r->lower_bound, r->sigma, r->upper_bound);
+    REQUIRE(r->sigma == r->upper_bound && r->lower_bound <= r->upper_bound, "%s: bounds %.17g %.17g %.17g",
+            what, r->lower_bound, r->sigma, r->upper_bound);
     /* (growth.h: below about 1e-12 the floating-point floor of the inner
      * approximation may stop the gap a hair above the tolerance; measured at
      * MK_TEST_SCALE=10: 1.00001e-12 for a tolerance of 1e-12, one smooth case.) */
@@ -438,13 +439,13 @@ static void check_solution(const gcase *g, const mk_growth_result *r, double tol
     }
     /* Status matches the bounds. */
     if (r->status == MK_GJK_SEPARATED)
-        ck_assert_msg(r->lower_bound > 1, "%s: SEPARATED with lower bound %.17g", what, r->lower_bound);
+        REQUIRE(r->lower_bound > 1, "%s: SEPARATED with lower bound %.17g", what, r->lower_bound);
     else
-        ck_assert_msg(r->lower_bound <= 1, "%s: INTERSECTING with lower bound %.17g", what, r->lower_bound);
+        REQUIRE(r->lower_bound <= 1, "%s: INTERSECTING with lower bound %.17g", what, r->lower_bound);
 
     /* Dual feasibility: the normal's bound, recomputed independently. */
     double nn = v3_len(r->normal);
-    ck_assert_msg(fabs(nn - 1) <= 1e-12 && v3_dot(r->normal, p) > 0, "%s: normal not unit or not along p", what);
+    REQUIRE(fabs(nn - 1) <= 1e-12 && v3_dot(r->normal, p) > 0, "%s: normal not unit or not along p", what);
     double dual = dual_bound(g, r->normal);
     if (!(fabs(dual - r->lower_bound) <= 1e-10 * dual)) {
         dump_case(what, g);
@@ -455,9 +456,9 @@ static void check_solution(const gcase *g, const mk_growth_result *r, double tol
     mk_vec3 xa = v3_madd(cA, sigma, v3_sub(r->point_a, cA));
     mk_vec3 xb = v3_madd(cB, sigma, v3_sub(r->point_b, cB));
     double scale = 1 + v3_len(p) + v3_len(r->point_a) + v3_len(r->point_b);
-    ck_assert_msg(v3_len(v3_sub(xa, xb)) <= 1e-9 * scale * (1 + sigma), "%s: witnesses do not scale to one point",
-                  what);
-    ck_assert_msg(v3_len(v3_sub(xa, r->contact)) <= 1e-9 * scale * (1 + sigma), "%s: contact", what);
+    REQUIRE(v3_len(v3_sub(xa, xb)) <= 1e-9 * scale * (1 + sigma), "%s: witnesses do not scale to one point",
+            what);
+    REQUIRE(v3_len(v3_sub(xa, r->contact)) <= 1e-9 * scale * (1 + sigma), "%s: contact", what);
     double depth_allowed = 2 * tol * v3_len(p) / sigma + SLACK;
     double da = or_point_shape(&g->oa, &g->xa, r->point_a, NULL);
     double db = or_point_shape(&g->ob, &g->xb, r->point_b, NULL);
@@ -486,29 +487,29 @@ static void check_boolean(const gcase *g, double sigma, fam_stats *fs, const cha
     mk_growth_intersect_result br;
     mk_status s = mk_growth_intersect(&in, NULL, NULL, &br);
     assert_intersect_finite(&br, what);
-    ck_assert_msg(s == MK_GJK_SEPARATED || s == MK_GJK_INTERSECTING, "%s: Boolean status %s", what,
-                  mk_status_string(s));
-    ck_assert_msg(br.lower_bound <= br.upper_bound * (1 + 1e-12), "%s: Boolean bounds", what);
+    REQUIRE(s == MK_GJK_SEPARATED || s == MK_GJK_INTERSECTING, "%s: Boolean status %s", what,
+            mk_status_string(s));
+    REQUIRE(br.lower_bound <= br.upper_bound * (1 + 1e-12), "%s: Boolean bounds", what);
     fs->bool_iters += br.iterations;
     if (s == MK_GJK_SEPARATED) {
-        ck_assert_msg(br.margin > 0 && fabs(v3_len(br.plane_normal) - 1) <= 1e-12, "%s: plane", what);
+        REQUIRE(br.margin > 0 && fabs(v3_len(br.plane_normal) - 1) <= 1e-12, "%s: plane", what);
         double top = or_support_value(&g->oa, &g->xa, br.plane_normal);
         double bot = -or_support_value(&g->ob, &g->xb, v3_neg(br.plane_normal));
-        ck_assert_msg(top <= br.plane_offset - 0.5 * br.margin + SLACK &&
-                          bot >= br.plane_offset + 0.5 * br.margin - SLACK,
-                      "%s: plane does not separate (%.17g %.17g %.17g %.17g)", what, top, bot, br.plane_offset,
-                      br.margin);
+        REQUIRE(top <= br.plane_offset - 0.5 * br.margin + SLACK &&
+                    bot >= br.plane_offset + 0.5 * br.margin - SLACK,
+                "%s: plane does not separate (%.17g %.17g %.17g %.17g)", what, top, bot, br.plane_offset,
+                br.margin);
     } else {
         double da = or_point_shape(&g->oa, &g->xa, br.common_point, NULL);
         double db = or_point_shape(&g->ob, &g->xb, br.common_point, NULL);
         double allowed = fabs(sigma - 1) <= AMBIGUOUS ? 1e-6 : SLACK;
-        ck_assert_msg(da <= allowed && db <= allowed, "%s: common point outside (%.3g, %.3g)", what, da, db);
+        REQUIRE(da <= allowed && db <= allowed, "%s: common point outside (%.3g, %.3g)", what, da, db);
     }
     if (fabs(sigma - 1) <= AMBIGUOUS)
         return;
     /* Same verdict as growth distance and as GJK on the unscaled pair. */
-    ck_assert_msg((s == MK_GJK_SEPARATED) == (sigma > 1), "%s: Boolean %s but sigma %.17g", what,
-                  mk_status_string(s), sigma);
+    REQUIRE((s == MK_GJK_SEPARATED) == (sigma > 1), "%s: Boolean %s but sigma %.17g", what,
+            mk_status_string(s), sigma);
     int v = gjk_overlap_at(g, 1);
     if (v >= 0) {
         fs->bool_compared++;
@@ -630,8 +631,8 @@ START_TEST(smooth_pairs_converge_fast)
         printf("growth smooth pairs, tolerance %g: %.2f iterations on average, max %d\n", st.tolerance,
                (double)its / n, max_it);
         fflush(stdout);
-        ck_assert_msg(its <= MEAN_MAX[t] * n, "tolerance %g: %.2f iterations on average", st.tolerance,
-                      (double)its / n);
+        REQUIRE(its <= MEAN_MAX[t] * n, "tolerance %g: %.2f iterations on average", st.tolerance,
+                (double)its / n);
     }
     free_pools(&pl);
 }
@@ -662,12 +663,12 @@ START_TEST(touching_spheres_give_one)
         /* About their centres D' is a ball about the origin: exact in two
          * iterations. Off-centre it is a ball elsewhere, solved to the tolerance. */
         double err = i & 1 ? mk_growth_default_settings().tolerance : 1e-12;
-        ck_assert_msg(fabs(res.sigma - 1) <= err && res.lower_bound <= 1 + 1e-12 && res.upper_bound >= 1 - 1e-12,
-                      "spheres #%d: sigma %.17g [%.17g, %.17g]", i, res.sigma, res.lower_bound, res.upper_bound);
+        REQUIRE(fabs(res.sigma - 1) <= err && res.lower_bound <= 1 + 1e-12 && res.upper_bound >= 1 - 1e-12,
+                "spheres #%d: sigma %.17g [%.17g, %.17g]", i, res.sigma, res.lower_bound, res.upper_bound);
         /* The witnesses are the touching point. */
         mk_vec3 t = v3_madd(g.xa.p, ra, v3_scale(v3_sub(g.xb.p, g.xa.p), 1 / (ra + rb)));
-        ck_assert_msg(v3_len(v3_sub(res.point_a, t)) <= 1e-6 && v3_len(v3_sub(res.point_b, t)) <= 1e-6,
-                      "spheres #%d: witnesses off the touching point", i);
+        REQUIRE(v3_len(v3_sub(res.point_a, t)) <= 1e-6 && v3_len(v3_sub(res.point_b, t)) <= 1e-6,
+                "spheres #%d: witnesses off the touching point", i);
     }
 }
 END_TEST
@@ -699,13 +700,13 @@ START_TEST(touching_boxes_give_one)
         mk_growth_input in = input_of(&g);
         mk_growth_result res;
         mk_growth_distance(&in, NULL, NULL, &res);
-        ck_assert_msg(fabs(res.sigma - 1) <= 1e-12 && res.lower_bound <= 1 + 1e-12 && res.upper_bound >= 1 - 1e-12,
-                      "boxes #%d (%s): sigma %.17g [%.17g, %.17g], %d iterations", i, face ? "face" : "vertex",
-                      res.sigma, res.lower_bound, res.upper_bound, res.iterations);
+        REQUIRE(fabs(res.sigma - 1) <= 1e-12 && res.lower_bound <= 1 + 1e-12 && res.upper_bound >= 1 - 1e-12,
+                "boxes #%d (%s): sigma %.17g [%.17g, %.17g], %d iterations", i, face ? "face" : "vertex",
+                res.sigma, res.lower_bound, res.upper_bound, res.iterations);
         if (!face) {
             mk_vec3 t = xf_apply(&g.xa, touch);
-            ck_assert_msg(v3_len(v3_sub(res.point_a, t)) <= 1e-9 && v3_len(v3_sub(res.point_b, t)) <= 1e-9,
-                          "boxes #%d: witnesses off the touching vertex", i);
+            REQUIRE(v3_len(v3_sub(res.point_a, t)) <= 1e-9 && v3_len(v3_sub(res.point_b, t)) <= 1e-9,
+                    "boxes #%d: witnesses off the touching vertex", i);
         }
     }
 }
@@ -740,7 +741,7 @@ START_TEST(warm_start_matches_cold_start)
         mk_growth_input in = input_of(&g);
         mk_growth_result r0, rc, rw;
         mk_growth_distance(&in, &st, &cache, &r0);
-        ck_assert_msg(cache.valid, "cache not written (%s)", mk_status_string(r0.status));
+        REQUIRE(cache.valid, "cache not written (%s)", mk_status_string(r0.status));
         /* Move B by about 1% of its size and turn it by about 0.01 rad. */
         mk_quat dq = {or_uniform(&r, -0.005, 0.005), or_uniform(&r, -0.005, 0.005), or_uniform(&r, -0.005, 0.005), 1};
         mk_transform d = mk_transform_from_quat(v3_scale(or_unit(&r), 0.01), dq);
@@ -755,29 +756,29 @@ START_TEST(warm_start_matches_cold_start)
         char what[64];
         snprintf(what, sizeof what, "warm %s #%d", FAMILY_NAME[f], i);
         check_solution(&g, &rw, st.tolerance, NULL, what);
-        ck_assert_msg(fabs(rw.sigma - rc.sigma) <= 2 * st.tolerance * rc.sigma, "%s: warm %.17g cold %.17g", what,
-                      rw.sigma, rc.sigma);
+        REQUIRE(fabs(rw.sigma - rc.sigma) <= 2 * st.tolerance * rc.sigma, "%s: warm %.17g cold %.17g", what,
+                rw.sigma, rc.sigma);
         if ((f == F_BOX || f == F_HULL12 || f == F_HULL60) && rw.iterations > rc.iterations) {
             /* Rare on polytopes (measured at MK_TEST_SCALE=10: 6 of 23,077
              * pairs, hulls of 12 and 60 points, by 1 or 2 iterations): the
              * cached columns enter the basis first and can send the pivots a
              * longer way when the displacement changed the contact feature. */
             fprintf(stderr, "%s: warm %d iterations, cold %d\n", what, rw.iterations, rc.iterations);
-            ck_assert_msg(rw.iterations <= rc.iterations + 2, "%s: warm %d iterations, cold %d", what, rw.iterations,
-                          rc.iterations);
+            REQUIRE(rw.iterations <= rc.iterations + 2, "%s: warm %d iterations, cold %d", what, rw.iterations,
+                    rc.iterations);
             ++polytope_more;
         }
         if (f == F_SPHERE)
-            ck_assert_msg(rw.iterations <= rc.iterations + 1, "%s: warm %d iterations, cold %d", what,
-                          rw.iterations, rc.iterations);
+            REQUIRE(rw.iterations <= rc.iterations + 1, "%s: warm %d iterations, cold %d", what,
+                    rw.iterations, rc.iterations);
         mk_growth_intersect_result rb;
         mk_growth_intersect(&in, &st, &cache_before, &rb);
         if (rc.lower_bound > 1)
-            ck_assert_msg(rb.status == MK_GJK_SEPARATED, "%s: Boolean warm %s, cold lower bound %.17g", what,
-                          mk_status_string(rb.status), rc.lower_bound);
+            REQUIRE(rb.status == MK_GJK_SEPARATED, "%s: Boolean warm %s, cold lower bound %.17g", what,
+                    mk_status_string(rb.status), rc.lower_bound);
         else if (rc.upper_bound < 1)
-            ck_assert_msg(rb.status == MK_GJK_INTERSECTING, "%s: Boolean warm %s, cold upper bound %.17g", what,
-                          mk_status_string(rb.status), rc.upper_bound);
+            REQUIRE(rb.status == MK_GJK_INTERSECTING, "%s: Boolean warm %s, cold upper bound %.17g", what,
+                    mk_status_string(rb.status), rc.upper_bound);
         cold_it[f] += rc.iterations;
         warm_it[f] += rw.iterations;
         more[f] += rw.iterations > rc.iterations;
@@ -788,8 +789,8 @@ START_TEST(warm_start_matches_cold_start)
                FAMILY_NAME[f], (double)cold_it[f] / count[f], (double)warm_it[f] / count[f], more[f], count[f]);
     fflush(stdout);
     for (int f = 0; f < F_COUNT; ++f)
-        ck_assert_msg(warm_it[f] <= cold_it[f] + count[f], "%s: warm start costs more iterations on average",
-                      FAMILY_NAME[f]);
+        REQUIRE(warm_it[f] <= cold_it[f] + count[f], "%s: warm start costs more iterations on average",
+                FAMILY_NAME[f]);
     /* polytopes: pair by pair in all but one pair in a thousand */
     ck_assert_int_le(polytope_more * 1000, count[F_BOX] + count[F_HULL12] + count[F_HULL60]);
     free_pools(&pl);
@@ -842,12 +843,12 @@ static void expect_status(const mk_growth_input *in, const mk_growth_settings *s
     mk_growth_result r;
     mk_growth_intersect_result b;
     mk_status s = mk_growth_distance(in, st, NULL, &r);
-    ck_assert_msg(s == want && r.status == want, "%s: distance %s, want %s", what, mk_status_string(s),
-                  mk_status_string(want));
+    REQUIRE(s == want && r.status == want, "%s: distance %s, want %s", what, mk_status_string(s),
+            mk_status_string(want));
     assert_result_finite(&r, what);
     s = mk_growth_intersect(in, st, NULL, &b);
-    ck_assert_msg(s == want && b.status == want, "%s: Boolean %s, want %s", what, mk_status_string(s),
-                  mk_status_string(want));
+    REQUIRE(s == want && b.status == want, "%s: Boolean %s, want %s", what, mk_status_string(s),
+            mk_status_string(want));
     assert_intersect_finite(&b, what);
 }
 
@@ -875,7 +876,7 @@ START_TEST(degenerate_flat_user_shape)
     g.xb.p = v3(2, 0, 0);
     in.pair.xf_b = g.xb;
     mk_growth_distance(&in, NULL, NULL, &r);
-    ck_assert_msg(fabs(r.sigma - 2 / 1.7) <= 1e-8, "rounded flat: sigma %.17g", r.sigma);
+    REQUIRE(fabs(r.sigma - 2 / 1.7) <= 1e-8, "rounded flat: sigma %.17g", r.sigma);
 }
 END_TEST
 
@@ -918,7 +919,7 @@ START_TEST(degenerate_centres)
     g.xb.p = v3(0, 0, 0);
     in = input_of(&g);
     ck_assert_int_eq(mk_growth_distance(&in, NULL, NULL, &r), MK_GJK_INTERSECTING);
-    ck_assert_msg(r.sigma == 0 && r.lower_bound == 0 && r.upper_bound == 0, "coincident centres: sigma %g", r.sigma);
+    REQUIRE(r.sigma == 0 && r.lower_bound == 0 && r.upper_bound == 0, "coincident centres: sigma %g", r.sigma);
     assert_result_finite(&r, "coincident");
 }
 END_TEST
@@ -1018,15 +1019,15 @@ START_TEST(iteration_bound_keeps_a_valid_bracket)
             continue; /* converged early (e.g. a sphere) */
         ck_assert_int_le(res.iterations, st.max_iterations);
         double dual = dual_bound(&g, res.normal);
-        ck_assert_msg(fabs(dual - res.lower_bound) <= 1e-10 * dual, "max iterations: lower bound not certified");
+        REQUIRE(fabs(dual - res.lower_bound) <= 1e-10 * dual, "max iterations: lower bound not certified");
         mk_vec3 cA = xf_apply(&g.xa, g.ca), cB = xf_apply(&g.xb, g.cb);
         mk_vec3 xa = v3_madd(cA, res.sigma, v3_sub(res.point_a, cA));
         mk_vec3 xb = v3_madd(cB, res.sigma, v3_sub(res.point_b, cB));
-        ck_assert_msg(v3_len(v3_sub(xa, xb)) <= 1e-9 * (1 + res.sigma) * (1 + v3_len(v3_sub(cB, cA))),
-                      "max iterations: witnesses do not meet");
-        ck_assert_msg(or_point_shape(&g.oa, &g.xa, res.point_a, NULL) <= SLACK &&
-                          or_point_shape(&g.ob, &g.xb, res.point_b, NULL) <= SLACK,
-                      "max iterations: witness outside its shape");
+        REQUIRE(v3_len(v3_sub(xa, xb)) <= 1e-9 * (1 + res.sigma) * (1 + v3_len(v3_sub(cB, cA))),
+                "max iterations: witnesses do not meet");
+        REQUIRE(or_point_shape(&g.oa, &g.xa, res.point_a, NULL) <= SLACK &&
+                    or_point_shape(&g.ob, &g.xb, res.point_b, NULL) <= SLACK,
+                "max iterations: witness outside its shape");
         mk_growth_intersect_result b;
         s = mk_growth_intersect(&in, &st, NULL, &b);
         ck_assert(s == MK_GROWTH_MAX_ITER || s == MK_GJK_SEPARATED || s == MK_GJK_INTERSECTING);
@@ -1055,9 +1056,9 @@ START_TEST(boolean_exits_early)
         dist_it += res.iterations;
         bool_it += b.iterations;
         /* The Boolean query's bounds bracket the distance query's answer. */
-        ck_assert_msg(b.lower_bound <= res.upper_bound * (1 + 1e-12) && b.upper_bound >= res.lower_bound * (1 - 1e-12),
-                      "Boolean bounds [%.17g, %.17g] vs sigma [%.17g, %.17g]", b.lower_bound, b.upper_bound,
-                      res.lower_bound, res.upper_bound);
+        REQUIRE(b.lower_bound <= res.upper_bound * (1 + 1e-12) && b.upper_bound >= res.lower_bound * (1 - 1e-12),
+                "Boolean bounds [%.17g, %.17g] vs sigma [%.17g, %.17g]", b.lower_bound, b.upper_bound,
+                res.lower_bound, res.upper_bound);
     }
     printf("growth Boolean: %.2f iterations per query against %.2f for the distance\n", (double)bool_it / n,
            (double)dist_it / n);
@@ -1203,10 +1204,10 @@ START_TEST(two_d_discs_and_squares_exact)
         mk_growth_result2d res;
         mk_status st = mk_growth_distance_2d(&in, NULL, &res);
         double want = d / (a.radius + b.radius);
-        ck_assert_msg(st == (want > 1 ? MK_GJK_SEPARATED : MK_GJK_INTERSECTING) || fabs(want - 1) < 1e-12,
-                      "discs: status %s", mk_status_string(st));
-        ck_assert_msg(fabs(res.sigma - want) <= 1e-12 * want && res.lower_bound <= want * (1 + 1e-12),
-                      "discs #%d: sigma %.17g want %.17g", i, res.sigma, want);
+        REQUIRE(st == (want > 1 ? MK_GJK_SEPARATED : MK_GJK_INTERSECTING) || fabs(want - 1) < 1e-12,
+                "discs: status %s", mk_status_string(st));
+        REQUIRE(fabs(res.sigma - want) <= 1e-12 * want && res.lower_bound <= want * (1 + 1e-12),
+                "discs #%d: sigma %.17g want %.17g", i, res.sigma, want);
     }
     /* Squares touching face to face, with a sideways offset: sigma* = 1. */
     for (int i = 0; i < or_scaled(2000); ++i) {
@@ -1224,8 +1225,8 @@ START_TEST(two_d_discs_and_squares_exact)
                                 in.pose_a.y + sin(ang) * rel.x + cos(ang) * rel.y, ang};
         mk_growth_result2d res;
         mk_growth_distance_2d(&in, NULL, &res);
-        ck_assert_msg(fabs(res.sigma - 1) <= 1e-12 && res.lower_bound <= 1 + 1e-12,
-                      "squares #%d: sigma %.17g [%.17g, %.17g]", i, res.sigma, res.lower_bound, res.upper_bound);
+        REQUIRE(fabs(res.sigma - 1) <= 1e-12 && res.lower_bound <= 1 + 1e-12,
+                "squares #%d: sigma %.17g [%.17g, %.17g]", i, res.sigma, res.lower_bound, res.upper_bound);
     }
 }
 END_TEST
@@ -1266,28 +1267,28 @@ START_TEST(two_d_random_polygons)
             ck_abort_msg("2D #%d: %s", i, mk_status_string(s));
         }
         iters += res.iterations;
-        ck_assert_msg(res.lower_bound <= res.upper_bound && res.upper_bound - res.lower_bound <=
-                                                                st.tolerance * res.lower_bound * (1 + 1e-9),
-                      "2D #%d: gap [%.17g, %.17g]", i, res.lower_bound, res.upper_bound);
+        REQUIRE(res.lower_bound <= res.upper_bound && res.upper_bound - res.lower_bound <=
+                                                          st.tolerance * res.lower_bound * (1 + 1e-9),
+                "2D #%d: gap [%.17g, %.17g]", i, res.lower_bound, res.upper_bound);
         /* Certificate: the normal's bound from brute-force supports... */
         mk_vec2 cA = pose_apply2(in.pose_a, in.centre_a), cB = pose_apply2(in.pose_b, in.centre_b);
         mk_vec2 p = {cB.x - cA.x, cB.y - cA.y}, nn = res.normal, mn = {-nn.x, -nn.y};
         double h = support2_value(&pa.s, in.pose_a, nn) - (nn.x * cA.x + nn.y * cA.y) +
                    support2_value(&pb.s, in.pose_b, mn) + (nn.x * cB.x + nn.y * cB.y);
         double dual = (nn.x * p.x + nn.y * p.y) / h;
-        ck_assert_msg(fabs(hypot(nn.x, nn.y) - 1) <= 1e-12 && fabs(dual - res.lower_bound) <= 1e-10 * dual,
-                      "2D #%d: lower bound %.17g, normal certifies %.17g", i, res.lower_bound, dual);
+        REQUIRE(fabs(hypot(nn.x, nn.y) - 1) <= 1e-12 && fabs(dual - res.lower_bound) <= 1e-10 * dual,
+                "2D #%d: lower bound %.17g, normal certifies %.17g", i, res.lower_bound, dual);
         /* ... and witnesses in the shapes that scale to one point. */
         double sg = res.sigma;
         mk_vec2 xa = {cA.x + sg * (res.point_a.x - cA.x), cA.y + sg * (res.point_a.y - cA.y)};
         mk_vec2 xb = {cB.x + sg * (res.point_b.x - cB.x), cB.y + sg * (res.point_b.y - cB.y)};
-        ck_assert_msg(hypot(xa.x - xb.x, xa.y - xb.y) <= 1e-9 * (1 + sg) * (1 + hypot(p.x, p.y)) &&
-                          hypot(xa.x - res.contact.x, xa.y - res.contact.y) <= 1e-9 * (1 + sg) * (1 + hypot(p.x, p.y)),
-                      "2D #%d: witnesses do not meet", i);
+        REQUIRE(hypot(xa.x - xb.x, xa.y - xb.y) <= 1e-9 * (1 + sg) * (1 + hypot(p.x, p.y)) &&
+                    hypot(xa.x - res.contact.x, xa.y - res.contact.y) <= 1e-9 * (1 + sg) * (1 + hypot(p.x, p.y)),
+                "2D #%d: witnesses do not meet", i);
         double depth = 2 * st.tolerance * hypot(p.x, p.y) / sg + SLACK;
         double da = point_shape2(&pa.s, in.pose_a, res.point_a), db = point_shape2(&pb.s, in.pose_b, res.point_b);
-        ck_assert_msg(da <= SLACK && db <= SLACK && da >= -depth && db >= -depth,
-                      "2D #%d: witness distances %.3g %.3g", i, da, db);
+        REQUIRE(da <= SLACK && db <= SLACK && da >= -depth && db >= -depth,
+                "2D #%d: witness distances %.3g %.3g", i, da, db);
         /* One in ten against the 3D GJK bisection on the extruded prisms. */
         if (i % 10 == 0) {
             gcase g;
@@ -1303,9 +1304,9 @@ START_TEST(two_d_random_polygons)
             double amplify = fmax(1, sg / (nn.x * p.x + nn.y * p.y));
             /* Discs and capsules are prisms with a 1e-3 core: compare loosely. */
             double slack = pa.s.count <= 2 || pb.s.count <= 2 ? 1e-2 : ORACLE_REL + ORACLE_AGREE * amplify;
-            ck_assert_msg(res.upper_bound >= br.lo * (1 - slack) && res.lower_bound <= br.hi * (1 + slack),
-                          "2D #%d: growth [%.17g, %.17g] vs prism bisection [%.17g, %.17g]", i, res.lower_bound,
-                          res.upper_bound, br.lo, br.hi);
+            REQUIRE(res.upper_bound >= br.lo * (1 - slack) && res.lower_bound <= br.hi * (1 + slack),
+                    "2D #%d: growth [%.17g, %.17g] vs prism bisection [%.17g, %.17g]", i, res.lower_bound,
+                    res.upper_bound, br.lo, br.hi);
             mk_hull_destroy(ha);
             mk_hull_destroy(hb);
             bisected++;
@@ -1320,11 +1321,11 @@ static void expect2d(const mk_growth_input2d *in, const mk_growth_settings *st, 
 {
     mk_growth_result2d res;
     mk_status s = mk_growth_distance_2d(in, st, &res);
-    ck_assert_msg(s == want && res.status == want, "%s: %s", what, mk_status_string(s));
-    ck_assert_msg(isfinite(res.sigma) && isfinite(res.lower_bound) && isfinite(res.upper_bound) &&
-                      isfinite(res.point_a.x + res.point_a.y + res.point_b.x + res.point_b.y) &&
-                      isfinite(res.normal.x + res.normal.y + res.contact.x + res.contact.y),
-                  "%s: non-finite output", what);
+    REQUIRE(s == want && res.status == want, "%s: %s", what, mk_status_string(s));
+    REQUIRE(isfinite(res.sigma) && isfinite(res.lower_bound) && isfinite(res.upper_bound) &&
+                isfinite(res.point_a.x + res.point_a.y + res.point_b.x + res.point_b.y) &&
+                isfinite(res.normal.x + res.normal.y + res.contact.x + res.contact.y),
+            "%s: non-finite output", what);
 }
 
 START_TEST(two_d_invalid_and_degenerate)
@@ -1369,7 +1370,7 @@ START_TEST(two_d_invalid_and_degenerate)
     in.centre_a = (mk_vec2){0, 0};
     in.pose_b = in.pose_a;
     ck_assert_int_eq(mk_growth_distance_2d(&in, NULL, &res), MK_GJK_INTERSECTING);
-    ck_assert_msg(res.sigma == 0, "coincident centres: sigma %g", res.sigma);
+    REQUIRE(res.sigma == 0, "coincident centres: sigma %g", res.sigma);
     mk_growth_settings st = mk_growth_default_settings();
     st.max_iterations = 0;
     set = &st;

@@ -5,6 +5,7 @@
 #include <minkowski/shape.h>
 
 #include "oracle.h"
+#include "require.h"
 #include "support.h"
 #include "vec.h"
 
@@ -12,13 +13,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Asserts only when the condition fails: Check records every assertion it
- * is handed (a write per call), and the loops here make millions. */
-#define REQUIRE(cond, ...)                                                                                              \
-    do {                                                                                                               \
-        if (!(cond))                                                                                                   \
-            ck_abort_msg(__VA_ARGS__);                                                                                 \
-    } while (0)
 
 static mk_hull *make(const mk_vec3 *p, int n)
 {
