@@ -415,8 +415,8 @@ static void d_support(const mk_pair *p, mk_vec3 d, mk_vec3 *a, mk_vec3 *b)
 /* EPA from a caller's points (epa_seed.h, collide.c's face-pair path): on
  * random overlapping polytope pairs, seeded with D's supports along the six
  * axes and the eight cube diagonals (a polytope around the origin), the
- * answer agrees with the exact oracle to the tolerance, inside its bracket,
- * with witnesses depth apart along the normal. Seeds it cannot start from
+ * signed distance agrees with the exact oracle to the tolerance, inside its
+ * bracket, with witnesses that far apart along the normal. Seeds it cannot start from
  * (four coplanar points, too few or too many points) give 0 and leave the
  * result alone. */
 START_TEST(epa_from_points_vs_sat_oracle)
@@ -443,21 +443,21 @@ START_TEST(epa_from_points_vs_sat_oracle)
                                       : v3((k - 6) & 1 ? -1 : 1, (k - 6) & 2 ? -1 : 1, (k - 6) & 4 ? -1 : 1);
             d_support(&p, dir, &pa[k], &pb[k]);
         }
-        mk_epa_result er;
-        memset(&er, 0, sizeof er);
-        if (!mk_epa_from_points(&p, pa, pb, 14, &es, ws, bytes, &er)) {
-            ck_assert_int_eq(er.status, 0); /* untouched */
+        mk_signed_distance_result sd;
+        memset(&sd, 0, sizeof sd);
+        if (!mk_epa_from_points(&p, pa, pb, 14, &es, ws, bytes, &sd)) {
+            ck_assert_int_eq(sd.status, 0); /* untouched */
             continue;
         }
         ++answered;
-        ck_assert_int_eq(er.status, MK_PENETRATING);
-        const double err = fabs(-er.depth - d);
+        ck_assert_int_eq(sd.status, MK_PENETRATING);
+        const double err = fabs(sd.distance - d);
         worst = fmax(worst, err);
-        ck_assert_msg(err <= es.tolerance + 1e-12, "pair %d: depth %.17g, exact %.17g", i, er.depth, -d);
-        ck_assert(er.lower_bound <= -d + 1e-12 && -d <= er.upper_bound + 1e-12);
-        ck_assert(fabs(v3_len(er.normal) - 1) < 1e-12);
-        mk_vec3 gap = v3_sub(v3_sub(er.point_a, er.point_b), v3_scale(er.normal, er.depth));
-        ck_assert(v3_len(gap) <= 1e-9 * (1 + v3_max_abs(er.point_a)));
+        ck_assert_msg(err <= es.tolerance + 1e-12, "pair %d: distance %.17g, exact %.17g", i, sd.distance, d);
+        ck_assert(sd.lower_bound <= d + 1e-12 && d <= sd.upper_bound + 1e-12);
+        ck_assert(fabs(v3_len(sd.normal) - 1) < 1e-12);
+        mk_vec3 gap = v3_sub(v3_sub(sd.point_b, sd.point_a), v3_scale(sd.normal, sd.distance));
+        ck_assert(v3_len(gap) <= 1e-9 * (1 + v3_max_abs(sd.point_a)));
     }
     printf("epa from points: %d of %d overlapping pairs answered from 14 supports, worst |error| %.3g\n", answered, n,
            worst);
@@ -471,15 +471,15 @@ START_TEST(epa_from_points_vs_sat_oracle)
     mk_vec3 pa[MK_EPA_SEED_VERTICES + 1], pb[MK_EPA_SEED_VERTICES + 1];
     for (int k = 0; k < 4; ++k) /* a - b on A's top face less one point of B: coplanar */
         pa[k] = v3(k & 1 ? 0.5 : -0.5, k & 2 ? 0.5 : -0.5, 0.5), pb[k] = v3(0.1, 0, 0.4);
-    mk_epa_result er;
-    memset(&er, 0, sizeof er);
-    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, 4, &es, ws, bytes, &er), 0);
-    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, 3, &es, ws, bytes, &er), 0);
+    mk_signed_distance_result sd;
+    memset(&sd, 0, sizeof sd);
+    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, 4, &es, ws, bytes, &sd), 0);
+    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, 3, &es, ws, bytes, &sd), 0);
     for (int k = 4; k <= MK_EPA_SEED_VERTICES; ++k)
         pa[k] = pa[0], pb[k] = pb[0];
-    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, MK_EPA_SEED_VERTICES + 1, &es, ws, bytes, &er), 0);
-    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, 4, &es, ws, 16, &er), 0); /* workspace too small */
-    ck_assert_int_eq(er.status, 0);
+    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, MK_EPA_SEED_VERTICES + 1, &es, ws, bytes, &sd), 0);
+    ck_assert_int_eq(mk_epa_from_points(&p, pa, pb, 4, &es, ws, 16, &sd), 0); /* workspace too small */
+    ck_assert_int_eq(sd.status, 0);
     or_hull_pool_free(&p12);
     or_hull_pool_free(&p60);
 }

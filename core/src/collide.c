@@ -456,21 +456,8 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
     if (st.max_iterations > MK_COLLIDE_FACE_PAIR_ITER)
         st.max_iterations = MK_COLLIDE_FACE_PAIR_ITER;
     alignas(16) unsigned char ws[MK_COLLIDE_FACE_PAIR_BYTES];
-    mk_epa_result er;
-    if (mk_epa_workspace_size(st.max_iterations) > sizeof ws ||
-        !mk_epa_from_points(pair, a, b, 5, &st, ws, sizeof ws, &er))
-        return 0;
-    sd->status = MK_PENETRATING;
-    sd->distance = -er.depth;
-    sd->lower_bound = -er.upper_bound;
-    sd->upper_bound = -er.lower_bound;
-    sd->normal = er.normal;
-    sd->point_a = er.point_a;
-    sd->point_b = er.point_b;
-    sd->gjk_iterations = 0;
-    sd->epa_iterations = er.iterations;
-    sd->epa_flags = er.flags;
-    return 1;
+    return mk_epa_workspace_size(st.max_iterations) <= sizeof ws &&
+           mk_epa_from_points(pair, a, b, 5, &st, ws, sizeof ws, sd);
 }
 
 /* ------------------------------------------------------------ the pipeline */

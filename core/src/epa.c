@@ -1239,9 +1239,27 @@ static mk_status epa_solve(const mk_pair *pair, ctx *c, const mk_gjk_result *gjk
     return epa_result(pair, &e, why, a, b, iterations, so == SEED_POLYTOPE, out);
 }
 
+/* A signed distance from EPA's answer (the GJK fields are the caller's): its
+ * negated depth and bracket; a depth that came out negative (a support plane
+ * proved the cores apart after all) is a separation. */
+static mk_status sd_from_epa(const mk_epa_result *e, mk_signed_distance_result *out)
+{
+    out->distance = -e->depth;
+    out->lower_bound = -e->upper_bound;
+    out->upper_bound = -e->lower_bound;
+    out->point_a = e->point_a;
+    out->point_b = e->point_b;
+    out->normal = e->normal;
+    out->epa_iterations = e->iterations;
+    out->epa_flags = e->flags;
+    out->status = e->status == MK_PENETRATING && out->distance > 0 ? MK_GJK_SEPARATED : e->status;
+    return out->status;
+}
+
 /* Contract in epa_seed.h. */
 int mk_epa_from_points(const mk_pair *pair, const mk_vec3 *a, const mk_vec3 *b, int count,
-                       const mk_epa_settings *settings, void *workspace, size_t workspace_bytes, mk_epa_result *out)
+                       const mk_epa_settings *settings, void *workspace, size_t workspace_bytes,
+                       mk_signed_distance_result *out)
 {
     if (count < 4 || count > MK_EPA_MAX_SEED || !workspace ||
         workspace_bytes < mk_epa_workspace_size(settings->max_iterations))
@@ -1270,7 +1288,13 @@ int mk_epa_from_points(const mk_pair *pair, const mk_vec3 *a, const mk_vec3 *b, 
     mk_vec3 pa, pb;
     if (why != STOP_CONVERGED || c.bad || !(e.lower > 0) || !ray_witnesses(&e, &pa, &pb))
         return 0;
-    epa_result(pair, &e, why, pa, pb, iterations, 1, out);
+    mk_epa_result er;
+    mk_signed_distance_result sd;
+    epa_result(pair, &e, why, pa, pb, iterations, 1, &er);
+    if (sd_from_epa(&er, &sd) != MK_PENETRATING)
+        return 0;
+    sd.gjk_iterations = 0;
+    *out = sd;
     return 1;
 }
 
@@ -1405,16 +1429,7 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
             sd_placeholder(out, MK_INVALID_INPUT);
             return MK_INVALID_INPUT;
         }
-        out->distance = -e.depth;
-        out->lower_bound = -e.upper_bound;
-        out->upper_bound = -e.lower_bound;
-        out->point_a = e.point_a;
-        out->point_b = e.point_b;
-        out->normal = e.normal;
-        out->epa_iterations = e.iterations;
-        out->epa_flags = e.flags;
-        out->status = e.status == MK_PENETRATING && out->distance > 0 ? MK_GJK_SEPARATED : e.status;
-        return out->status;
+        return sd_from_epa(&e, out);
     }
 
     /* Cores apart (or GJK out of iterations): distance from GJK. The support
