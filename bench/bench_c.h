@@ -77,5 +77,6 @@ const bench_query *ours_penetration_query(int k);
 void section_gjk(const bench_opts *o);
 void section_support(const bench_opts *o);
 void section_penetration(const bench_opts *o);
+void section_contact(const bench_opts *o);
 
 #endif

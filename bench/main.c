@@ -4,7 +4,8 @@
  *
  * Sections: gjk (distance and Boolean: our variants and libccd, FCL, Bullet),
  * support (hull support: linear scan vs hill-climbing crossover), penetration
- * (signed distance when overlapping; needs the core's epa.h). */
+ * (signed distance when overlapping; needs the core's epa.h), contact (resting
+ * pairs called step after step, as an engine calls them). */
 #define _POSIX_C_SOURCE 200809L /* uname */
 #include "bench_c.h"
 
@@ -17,7 +18,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: mk_bench [options]\n"
             "  --quick          smoke run (few problems; whole run well under 30 s)\n"
-            "  --section NAME   only one section: gjk, support, penetration (default: all)\n"
+            "  --section NAME   only one section: gjk, support, penetration, contact (default: all)\n"
             "  --family NAME    only one shape family: ellipsoids, boxes, hull-12, hull-60, hull-240,\n"
             "                   hull-1000 (sections gjk and penetration)\n"
             "  --pairs N        problems per shape family and distance category (default 1000, quick 40)\n"
@@ -101,16 +102,16 @@ int main(int argc, char **argv)
         o.pairs = o.quick ? 40 : 1000;
     if (o.runs == 0)
         o.runs = o.quick ? 5 : 7;
-    const char *known[] = {"gjk", "support", "penetration"};
-    int run[3] = {1, 1, 1};
+    const char *known[] = {"gjk", "support", "penetration", "contact"};
+    int run[4] = {1, 1, 1, 1};
     if (o.section) {
         int found = 0;
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < 4; ++k) {
             run[k] = strcmp(o.section, known[k]) == 0;
             found |= run[k];
         }
         if (!found) {
-            fprintf(stderr, "mk_bench: unknown section '%s' (gjk, support, penetration)\n", o.section);
+            fprintf(stderr, "mk_bench: unknown section '%s' (gjk, support, penetration, contact)\n", o.section);
             return 2;
         }
     }
@@ -129,6 +130,8 @@ int main(int argc, char **argv)
         section_support(&o);
     if (run[2])
         section_penetration(&o);
+    if (run[3])
+        section_contact(&o);
     printf("\nmk_bench: done in %.1f s\n", (bench_now_ns() - t0) * 1e-9);
     return 0;
 }
