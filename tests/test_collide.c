@@ -847,10 +847,12 @@ END_TEST
 /* The face-pair path: two equal hulls stacked face on face, the upper one
  * yawed by 0.02-0.3 rad (so each face's outline crosses the other's), tilted
  * by up to 1e-3 rad, offset sideways, 0.05-2 mm deep, jittering a little each
- * step: bevelled boxes (octagon faces), box-shaped hulls and hexagonal prisms.
+ * step: bevelled boxes (octagon faces), hexagonal prisms, and box-shaped
+ * hulls (which are boxes, mk_hull.box: they take the boxes' path instead).
  * Every step: the overlap along the pair's normal = the exact oracle's depth
  * (to EPA's tolerance), the manifold's deepest point within its depth check
- * of it. The face-pair path must answer most steps after the first. */
+ * of it. The face-pair path must answer most steps after the first of the
+ * pairs that are not boxes. */
 START_TEST(resting_face_pair_matches_oracle)
 {
     or_rng r = or_rng_make(0xfa1e);
@@ -866,6 +868,7 @@ START_TEST(resting_face_pair_matches_oracle)
     }
     ck_assert_int_eq(mk_hull_create(pts, 12, &kinds[2]), MK_OK);
     ck_assert_ptr_nonnull(kinds[0]);
+    ck_assert(!kinds[0]->box && kinds[1]->box && !kinds[2]->box);
     const int sequences = or_scaled(150), steps = 20;
     long after_first = 0, answered = 0;
     for (int q = 0; q < sequences; ++q) {
@@ -888,7 +891,7 @@ START_TEST(resting_face_pair_matches_oracle)
             mk_contact_patch_result pr;
             const mk_status st = mk_collide_patch(&p, &s, &cc, 8, &pr);
             REQUIRE(st < MK_INVALID_INPUT, "seq %d step %d: %s", q, k, mk_status_string(st));
-            if (k > 0) {
+            if (k > 0 && !kinds[q % 3]->box) {
                 ++after_first;
                 answered += cc.face_pair;
             }
@@ -914,7 +917,8 @@ START_TEST(resting_face_pair_matches_oracle)
             turn(&xb, or_unit(&r), or_uniform(&r, 0, 1e-4), xb.p);
         }
     }
-    fprintf(stderr, "collide face-pair path: %d sequences x %d steps: %ld of %ld steps after the first by it\n",
+    fprintf(stderr, "collide face-pair path: %d sequences x %d steps: %ld of %ld steps after the first of pairs that "
+                    "are not boxes by it\n",
             sequences, steps, answered, after_first);
     ck_assert_int_gt(answered, after_first / 2);
     for (int i = 0; i < 3; ++i)
@@ -922,9 +926,10 @@ START_TEST(resting_face_pair_matches_oracle)
 }
 END_TEST
 
-/* The shortcut on an edge resting across an edge: two box-shaped hulls (8
- * points, so no separating-axis path) with an edge of each turned toward the
- * other, crossing at 20-90 degrees, 0.1-2 mm deep, jittering by up to 0.2 mm,
+/* The shortcut on an edge resting across an edge: two box-shaped hulls (a
+ * cube with a 1 mm pyramid on its +x face, far from the contact, so that it
+ * is no box and takes no separating-axis path) with an edge of each turned
+ * toward the other, crossing at 20-90 degrees, 0.1-2 mm deep, jittering by up to 0.2 mm,
  * 5 mrad of yaw and 0.2 mrad of tilt a step. Neither shape shows a face along the normal; D's face
  * there is the parallelogram of the two edges, which D's own tilted supports
  * find. Every step: depth = the exact oracle's (1e-7), the overlap along the
@@ -933,11 +938,13 @@ END_TEST
 START_TEST(resting_shortcut_edge_on_edge)
 {
     or_rng r = or_rng_make(0xed6e);
-    mk_vec3 cube[8];
+    mk_vec3 cube[9];
     for (int i = 0; i < 8; ++i)
         cube[i] = v3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1);
+    cube[8] = v3(0.101, 0, 0);
     mk_hull *h = NULL;
-    ck_assert_int_eq(mk_hull_create(cube, 8, &h), MK_OK);
+    ck_assert_int_eq(mk_hull_create(cube, 9, &h), MK_OK);
+    ck_assert_int_eq(h->box, 0);
     mk_shape a, b;
     mk_shape_hull(&a, h, 0);
     mk_shape_hull(&b, h, 0);
@@ -1124,6 +1131,93 @@ START_TEST(box_sat_matches_oracle)
 }
 END_TEST
 
+/* Hulls that are boxes (mk_hull.box) take the boxes' path: random boxes built
+ * as hulls (turned and moved in the hull's frame) against hull boxes and
+ * boxes, at random poses from deep overlap to apart and stacked face on face:
+ * mk_collide_patch gives the points the same boxes as MK_SHAPE_BOX give at
+ * the composed poses (same count and ids, normal and points to 1e-12), and
+ * the deepest point is the exact oracle's depth to the pipeline's tie. */
+START_TEST(hull_boxes_take_the_box_path)
+{
+    or_rng r = or_rng_make(0xb0c6);
+    int compared = 0, overlapping = 0;
+    for (int i = 0; i < or_scaled(2000); ++i) {
+        mk_shape hs[2], bs[2];
+        mk_hull *hulls[2] = {NULL, NULL};
+        mk_transform inner[2];
+        for (int k = 0; k < 2; ++k) {
+            const mk_vec3 h = v3(or_uniform(&r, 0.05, 0.5), or_uniform(&r, 0.05, 0.5), or_uniform(&r, 0.05, 0.5));
+            inner[k] = or_pose(&r, or_in_ball(&r, 0.2));
+            mk_vec3 p[8];
+            for (int c = 0; c < 8; ++c)
+                p[c] = xf_apply(&inner[k], v3(c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z));
+            ck_assert_int_eq(mk_hull_create(p, 8, &hulls[k]), MK_OK);
+            REQUIRE(hulls[k]->box, "pair %d: box %d not recognised", i, k);
+            const double round = i % 4 == k + 1 ? or_uniform(&r, 0, 0.02) : 0;
+            ck_assert_int_eq(mk_shape_hull(&hs[k], hulls[k], round), MK_OK);
+            ck_assert_int_eq(mk_shape_box(&bs[k], hulls[k]->box_half_extents, round), MK_OK);
+        }
+        mk_transform xa = or_pose(&r, or_in_ball(&r, 2)), xb;
+        if (i % 3 == 0) { /* B's box face down on A's top */
+            xb = xa;
+            turn(&xb, or_unit(&r), or_uniform(&r, 0, 1e-3), xa.p);
+            const mk_vec3 up = v3(0, 0, 1);
+            xb.p = v3_add(xa.p, v3(or_uniform(&r, -0.05, 0.05), or_uniform(&r, -0.05, 0.05), 0));
+            const double top = or_support_value(&hs[0], &xa, up), low = -or_support_value(&hs[1], &xb, v3_neg(up));
+            xb.p.z += top - low - or_uniform(&r, -0.005, 0.01);
+        } else {
+            xb = or_pose(&r, v3_add(xa.p, or_in_ball(&r, 0.9)));
+        }
+        /* the boxes' poses: the hull's pose composed with its box's */
+        mk_transform ba, bb;
+        const mk_transform *hx[2] = {&xa, &xb};
+        mk_transform *bx[2] = {&ba, &bb};
+        for (int k = 0; k < 2; ++k) {
+            const mk_transform *x = hx[k], *q = &hulls[k]->box_pose;
+            for (int a = 0; a < 3; ++a)
+                for (int c = 0; c < 3; ++c)
+                    bx[k]->R.m[a][c] = x->R.m[a][0] * q->R.m[0][c] + x->R.m[a][1] * q->R.m[1][c] +
+                                       x->R.m[a][2] * q->R.m[2][c];
+            bx[k]->p = xf_apply(x, q->p);
+        }
+        const int b_is_box = i % 2 == 0; /* hull box on hull box, or on a plain box */
+        mk_pair ph = {&hs[0], xa, b_is_box ? &bs[1] : &hs[1], b_is_box ? bb : xb};
+        mk_pair pb = {&bs[0], ba, &bs[1], bb};
+        mk_collide_settings s = mk_collide_default_settings();
+        s.speculative = i % 5 == 0 ? 0 : 0.01;
+        mk_contact_patch_result rh, rb;
+        ck_assert_int_lt(mk_collide_patch(&ph, &s, NULL, 8, &rh), MK_INVALID_INPUT);
+        ck_assert_int_lt(mk_collide_patch(&pb, &s, NULL, 8, &rb), MK_INVALID_INPUT);
+        REQUIRE(rh.count == rb.count, "pair %d: %d points as hulls, %d as boxes", i, rh.count, rb.count);
+        if (rh.count > 0) {
+            REQUIRE(v3_len(v3_sub(rh.normal, rb.normal)) <= 1e-12, "pair %d: normals differ", i);
+            for (int q = 0; q < rh.count; ++q) {
+                REQUIRE(rh.points[q].id == rb.points[q].id, "pair %d point %d: ids differ", i, q);
+                REQUIRE(v3_len(v3_sub(rh.points[q].position, rb.points[q].position)) <= 1e-12 * (1 + v3_max_abs(xa.p)),
+                        "pair %d point %d: positions differ", i, q);
+            }
+            ++compared;
+        }
+        double d;
+        mk_vec3 wa, wb;
+        REQUIRE(or_exact_distance(ph.a, &ph.xf_a, ph.b, &ph.xf_b, &d, &wa, &wb), "pair %d: oracle", i);
+        if (d < 0 && rh.count > 0) {
+            /* the deepest point within the pipeline's depth tie (1.1e-4 x
+             * the smaller half extent, at most 0.5 m here) of the depth */
+            ++overlapping;
+            REQUIRE(fabs(min_separation_patch(&rh) - d) <= 1.1e-4 * 0.5, "pair %d: deepest %.17g, exact %.17g", i,
+                    min_separation_patch(&rh), d);
+        }
+        mk_hull_destroy(hulls[0]);
+        mk_hull_destroy(hulls[1]);
+    }
+    fprintf(stderr, "collide hull boxes: %d pairs with points compared with the boxes, %d overlapping\n", compared,
+            overlapping);
+    ck_assert_int_gt(compared, or_scaled(2000) / 4);
+    ck_assert_int_gt(overlapping, or_scaled(2000) / 4);
+}
+END_TEST
+
 /* A small box resting on a ground box 1e4 times larger (a demo world's
  * floor), tilted by up to 1e-6 rad and yawed, anywhere on it: the
  * separating-axis depth matches the exact oracle to 1e-9 m despite the
@@ -1174,6 +1268,7 @@ int main(void)
     tcase_add_test(tc, resting_shortcut_backoff);
     tcase_add_test(tc, box_sat_matches_oracle);
     tcase_add_test(tc, box_sat_small_box_on_huge_ground);
+    tcase_add_test(tc, hull_boxes_take_the_box_path);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -451,6 +451,92 @@ START_TEST(hull_shape_support)
 }
 END_TEST
 
+/* Box recognition (mk_hull.box): boxes of random extents (1e-6 .. 1e6 scales)
+ * turned and moved in the hull's frame, with interior and duplicated points,
+ * are recognised, their half extents found (as a set, to 1e-12) and every
+ * vertex is a corner of box_pose's box; shapes close to boxes are not: a
+ * sheared box, a box with one corner moved by 1e-6 of its size, a bevelled
+ * box, a cube with a shallow pyramid on one face, a prism. */
+START_TEST(box_recognition)
+{
+    or_rng r = or_rng_make(0xb0e5);
+    for (int i = 0; i < or_scaled(300); ++i) {
+        const double scale = i % 3 == 0 ? 1e-6 : (i % 3 == 1 ? 1 : 1e6);
+        const double h[3] = {scale * or_uniform(&r, 0.01, 1), scale * or_uniform(&r, 0.01, 1),
+                             scale * or_uniform(&r, 0.01, 1)};
+        const mk_transform x = or_pose(&r, v3_scale(or_in_ball(&r, 1), scale));
+        mk_vec3 p[20];
+        int n = 0;
+        for (int k = 0; k < 8; ++k)
+            p[n++] = xf_apply(&x, v3(k & 1 ? h[0] : -h[0], k & 2 ? h[1] : -h[1], k & 4 ? h[2] : -h[2]));
+        for (int k = 0; k < 6; ++k) /* interior points, and duplicates of corners */
+            p[n++] = k < 3 ? xf_apply(&x, v3(or_uniform(&r, -0.9, 0.9) * h[0], or_uniform(&r, -0.9, 0.9) * h[1],
+                                               or_uniform(&r, -0.9, 0.9) * h[2]))
+                           : p[or_int(&r, 8)];
+        mk_hull *hull = make(p, n);
+        REQUIRE(hull->box == 1, "box %d (scale %g) not recognised", i, scale);
+        mk_shape s;
+        ck_assert_int_eq(mk_shape_hull(&s, hull, 0), MK_OK);
+        REQUIRE(mk_is_valid_transform(&hull->box_pose), "box %d: pose", i);
+        double got[3] = {hull->box_half_extents.x, hull->box_half_extents.y, hull->box_half_extents.z};
+        double want[3] = {h[0], h[1], h[2]};
+        for (int a = 0; a < 3; ++a) /* sort both (three elements) */
+            for (int b = a + 1; b < 3; ++b) {
+                if (got[b] < got[a]) {
+                    double t = got[a];
+                    got[a] = got[b], got[b] = t;
+                }
+                if (want[b] < want[a]) {
+                    double t = want[a];
+                    want[a] = want[b], want[b] = t;
+                }
+            }
+        for (int a = 0; a < 3; ++a)
+            REQUIRE(fabs(got[a] - want[a]) <= 1e-12 * scale, "box %d: half extent %.17g, want %.17g", i, got[a],
+                    want[a]);
+        const mk_vec3 he = hull->box_half_extents;
+        for (int v = 0; v < hull->num_vertices; ++v) {
+            int corner = 0;
+            for (int k = 0; k < 8 && !corner; ++k) {
+                const mk_vec3 c = xf_apply(&hull->box_pose, v3(k & 1 ? he.x : -he.x, k & 2 ? he.y : -he.y,
+                                                               k & 4 ? he.z : -he.z));
+                corner = v3_len(v3_sub(c, hull->vertices[v])) <= 1e-12 * scale;
+            }
+            REQUIRE(corner, "box %d: vertex %d is no corner of the recognised box", i, v);
+        }
+        mk_hull_destroy(hull);
+    }
+
+    /* Near boxes that are not boxes. */
+    mk_vec3 p[24];
+    for (int kind = 0; kind < 5; ++kind) {
+        int n = 0;
+        for (int k = 0; k < 8; ++k)
+            p[n++] = v3(k & 1 ? 0.5 : -0.5, k & 2 ? 0.3 : -0.3, k & 4 ? 0.2 : -0.2);
+        if (kind == 0) /* sheared */
+            for (int k = 0; k < 8; ++k)
+                p[k].x += 0.01 * p[k].z;
+        else if (kind == 1) /* one corner moved */
+            p[7].x += 1e-6;
+        else if (kind == 2) /* a pyramid on the +x face */
+            p[n++] = v3(0.501, 0, 0);
+        else if (kind == 3) { /* bevelled corner */
+            p[7] = v3(0.49, 0.3, 0.2);
+            p[n++] = v3(0.5, 0.29, 0.2);
+            p[n++] = v3(0.5, 0.3, 0.19);
+        } else { /* triangular prism */
+            n = 0;
+            for (int k = 0; k < 3; ++k)
+                for (int z = 0; z < 2; ++z)
+                    p[n++] = v3(cos(2.0943951023931953 * k), sin(2.0943951023931953 * k), z ? 0.5 : -0.5);
+        }
+        mk_hull *hull = make(p, n);
+        ck_assert_msg(hull->box == 0, "near-box kind %d taken for a box", kind);
+        mk_hull_destroy(hull);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("hull");
@@ -464,6 +550,7 @@ int main(void)
     tcase_add_test(tc, degenerate_and_hostile_inputs);
     tcase_add_test(tc, hull_shape_support);
     tcase_add_test(tc, support_linear_first_maximum);
+    tcase_add_test(tc, box_recognition);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

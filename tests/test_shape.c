@@ -380,6 +380,26 @@ START_TEST(validate_catches_hand_filled_garbage)
         ck_assert_int_eq(mk_shape_validate(&s), MK_INVALID_INPUT);
         mk_hull_destroy(h);
     }
+    { /* a hull that claims to be a box with a bad box (mk_hull.box) */
+        mk_vec3 pts[8];
+        for (int i = 0; i < 8; ++i)
+            pts[i] = v3(i & 1 ? 0.3 : -0.3, i & 2 ? 0.2 : -0.2, i & 4 ? 0.1 : -0.1);
+        mk_hull *h = NULL;
+        ck_assert_int_eq(mk_hull_create(pts, 8, &h), MK_OK);
+        ck_assert_int_eq(h->box, 1);
+        mk_hull copy = *h;
+        s.type = MK_SHAPE_HULL;
+        s.u.hull.hull = &copy;
+        ck_assert_int_eq(mk_shape_validate(&s), MK_OK);
+        copy.box_half_extents.y = 0;
+        ck_assert_int_eq(mk_shape_validate(&s), MK_INVALID_INPUT);
+        copy.box_half_extents = h->box_half_extents;
+        copy.box_pose.R.m[0][0] = NAN;
+        ck_assert_int_eq(mk_shape_validate(&s), MK_INVALID_INPUT);
+        copy.box = 0; /* no box claimed: the pose is not read */
+        ck_assert_int_eq(mk_shape_validate(&s), MK_OK);
+        mk_hull_destroy(h);
+    }
     s.type = MK_SHAPE_USER;
     memset(&s.u, 0, sizeof s.u);
     ck_assert_int_ne(mk_shape_validate(&s), MK_OK);

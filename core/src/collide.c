@@ -484,16 +484,48 @@ static int epa_settings_ok(const mk_epa_settings *e)
 
 /* Points of a pair whose cores overlap, from a certified signed distance
  * (the box test's or the shortcut's), and what the contact memory keeps. */
-static mk_status overlap_points(const mk_pair *pair, const mk_signed_distance_result *sd, mk_real spec, int cap,
-                                contact_points *out, outcome *oc)
+static mk_status overlap_points(const mk_pair *pair, const mk_transform *frame_a,
+                                const mk_signed_distance_result *sd, mk_real spec, int cap, contact_points *out,
+                                outcome *oc)
 {
     mk_status mst = make_points(pair, sd->normal, sd->distance, sd->point_a, sd->point_b, spec, cap, out);
     if (mst != MK_OK)
         return mst;
     oc->near = out->count > 0;
     oc->overlap = 1;
-    oc->normal = m3_tmul(&pair->xf_a.R, sd->normal);
+    oc->normal = m3_tmul(&frame_a->R, sd->normal);
     return sd->status;
+}
+
+/* A box, or a hull that says it is one (read before validation: only the
+ * pointer is checked). */
+static inline int boxish(const mk_shape *s)
+{
+    return s->type == MK_SHAPE_BOX || (s->type == MK_SHAPE_HULL && s->u.hull.hull && s->u.hull.hull->box);
+}
+
+/* A box or a hull that is one (mk_hull.box): the box shape standing for s and
+ * its world pose; 0 for other shapes. s is validated. */
+static int box_of(const mk_shape *s, const mk_transform *xf, mk_shape *box, mk_transform *pose)
+{
+    if (s->type == MK_SHAPE_BOX) {
+        *box = *s;
+        *pose = *xf;
+        return 1;
+    }
+    if (s->type != MK_SHAPE_HULL || !s->u.hull.hull->box)
+        return 0;
+    const mk_hull *h = s->u.hull.hull;
+    memset(box, 0, sizeof *box);
+    box->type = MK_SHAPE_BOX;
+    box->radius = s->radius;
+    box->u.box.half_extents = h->box_half_extents;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            pose->R.m[r][c] = xf->R.m[r][0] * h->box_pose.R.m[0][c] + xf->R.m[r][1] * h->box_pose.R.m[1][c] +
+                              xf->R.m[r][2] * h->box_pose.R.m[2][c];
+    pose->p = xf_apply(xf, h->box_pose.p);
+    return 1;
 }
 
 static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *settings, mk_gjk_cache *cache,
@@ -507,7 +539,8 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
     if (!isfinite(s.speculative))
         return MK_INVALID_INPUT;
     const int pair_ok = pair && pair->a && pair->b;
-    /* Two boxes: the separating-axis test gives the exact depth of overlapping
+    /* Two boxes (or hulls that are boxes, mk_hull.box, posed as boxes): the
+     * separating-axis test gives the exact depth of overlapping
      * cores, or proves the pair apart, in one pass (box_sat.c); cores apart
      * within reach still need GJK's distance, so a pair of rounded boxes whose
      * last call found them so (resting on their margins, as Bullet's) goes
@@ -516,19 +549,29 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
      * second call to EPA, so they always take the test first. */
     const int cores_were_apart =
         pair_ok && memory && memory->near && !memory->hint_valid && (pair->a->radius > 0 || pair->b->radius > 0);
-    if (pair_ok && pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX && !cores_were_apart &&
-        s.speculative >= 0 && inputs_ok(pair, &s)) {
+    const int box_like = pair_ok && boxish(pair->a) && boxish(pair->b);
+    /* The pair as boxes (points is what the contact points are made from: the
+     * boxes' clip, whichever stage found the depth). */
+    mk_shape box_a, box_b;
+    mk_pair bp;
+    const int as_boxes = box_like && s.speculative >= 0 && inputs_ok(pair, &s) &&
+                         box_of(pair->a, &pair->xf_a, &box_a, &bp.xf_a) &&
+                         box_of(pair->b, &pair->xf_b, &box_b, &bp.xf_b);
+    bp.a = &box_a;
+    bp.b = &box_b;
+    const mk_pair *points = as_boxes ? &bp : pair;
+    if (as_boxes && !cores_were_apart) {
         mk_signed_distance_result sd;
         mk_vec3 an;
         mk_real am;
-        switch (mk_box_sat(pair, s.speculative, &sd, &an, &am)) {
+        switch (mk_box_sat(&bp, s.speculative, &sd, &an, &am)) {
         case MK_BOX_SAT_APART:
             oc->why.ok = 1;
             oc->why.n = an;
             oc->why.margin = am;
             return MK_GJK_SEPARATED;
         case MK_BOX_SAT_OVERLAP:
-            return overlap_points(pair, &sd, s.speculative, cap, out, oc);
+            return overlap_points(points, &pair->xf_a, &sd, s.speculative, cap, out, oc);
         case MK_BOX_SAT_NOT_DECIDED:
             break;
         }
@@ -566,7 +609,7 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
         }
         if (got == SHORTCUT_DONE) {
             oc->shortcut = 1;
-            return overlap_points(pair, &sd, s.speculative, cap, out, oc);
+            return overlap_points(points, &pair->xf_a, &sd, s.speculative, cap, out, oc);
         }
         oc->shortcut_missed = 1;
     }
@@ -616,7 +659,7 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
         }
         return st;
     }
-    mk_status mst = make_points(pair, sd.normal, sd.distance, sd.point_a, sd.point_b, s.speculative, cap, out);
+    mk_status mst = make_points(points, sd.normal, sd.distance, sd.point_a, sd.point_b, s.speculative, cap, out);
     if (mst != MK_OK)
         return mst;
     oc->near = out->count > 0;

@@ -489,6 +489,69 @@ static int *build_start_table(mk_hull *h, int *table, size_t *list_len, int *fai
     return lists;
 }
 
+/* Relative tolerance of the box recognition (normals, extents, corners). */
+#define MK_HULL_BOX_TOL 1e-12
+
+/* Is the hull a rectangular box? Its faces must come in opposite pairs along
+ * three orthogonal axes and every vertex must be a corner of the box those
+ * faces bound (to MK_HULL_BOX_TOL of its size); then the box's pose in the
+ * hull frame and its half extents. */
+static int recognise_box(const mk_vec3 *verts, int nv, const mk_vec3 *normals, const mk_real *offsets, int nf,
+                         mk_transform *pose, mk_vec3 *half)
+{
+    if (nv != 8 || nf != 6)
+        return 0;
+    int axis_face[3], opp_face[3], na = 0, used[6] = {0};
+    for (int f = 0; f < 6 && na < 3; ++f) {
+        if (used[f])
+            continue;
+        int g = -1;
+        for (int q = f + 1; q < 6; ++q)
+            if (!used[q] && v3_dot(normals[f], normals[q]) < -1 + MK_HULL_BOX_TOL)
+                g = q;
+        if (g < 0)
+            return 0;
+        used[f] = used[g] = 1;
+        axis_face[na] = f;
+        opp_face[na] = g;
+        ++na;
+    }
+    if (na != 3)
+        return 0;
+    mk_vec3 ax[3];
+    mk_real h[3], c[3], size = 0;
+    for (int i = 0; i < 3; ++i) {
+        ax[i] = normals[axis_face[i]];
+        /* bounded by <ax, x> <= offsets[f] and <-ax, x> <= offsets[g] */
+        h[i] = 0.5 * (offsets[axis_face[i]] + offsets[opp_face[i]]);
+        c[i] = 0.5 * (offsets[axis_face[i]] - offsets[opp_face[i]]);
+        if (!(h[i] > 0))
+            return 0;
+        size = fmax(size, fabs(c[i]) + h[i]);
+    }
+    for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 3; ++j)
+            if (!(fabs(v3_dot(ax[i], ax[j])) <= MK_HULL_BOX_TOL))
+                return 0;
+    if (v3_dot(v3_cross(ax[0], ax[1]), ax[2]) < 0)
+        ax[2] = v3_neg(ax[2]), c[2] = -c[2];
+    const mk_vec3 centre = v3_add(v3_add(v3_scale(ax[0], c[0]), v3_scale(ax[1], c[1])), v3_scale(ax[2], c[2]));
+    for (int v = 0; v < nv; ++v) {
+        const mk_vec3 d = v3_sub(verts[v], centre);
+        for (int i = 0; i < 3; ++i)
+            if (!(fabs(fabs(v3_dot(d, ax[i])) - h[i]) <= MK_HULL_BOX_TOL * size))
+                return 0;
+    }
+    for (int r = 0; r < 3; ++r) {
+        pose->R.m[r][0] = v3_comp(ax[0], r);
+        pose->R.m[r][1] = v3_comp(ax[1], r);
+        pose->R.m[r][2] = v3_comp(ax[2], r);
+    }
+    pose->p = centre;
+    *half = v3(h[0], h[1], h[2]);
+    return 1;
+}
+
 /* Byte offsets of a hull block's arrays (the mk_hull itself at 0). */
 typedef struct hull_layout {
     size_t vertices, normals, offsets, coords, adj_start, adj, face_start, face_vertices, vf_start, vf, table, list;
@@ -683,6 +746,7 @@ static mk_status build_block(qhT *qh, mk_hull **out)
 
     h->num_vertices = nv;
     h->num_faces = nf;
+    h->box = recognise_box(verts, nv, normals, offsets, nf, &h->box_pose, &h->box_half_extents);
     h->aabb_min = lo;
     h->aabb_max = hi;
     h->centroid = centroid;

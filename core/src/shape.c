@@ -32,9 +32,12 @@ mk_status mk_shape_validate(const mk_shape *s)
     }
     case MK_SHAPE_HULL: {
         const mk_hull *h = s->u.hull.hull;
-        /* a start table, when it has one (shape.h; a hand-built hull may set start_res 0) */
+        /* a start table, when it has one (shape.h; a hand-built hull may set
+         * start_res 0); a box, when it says it is one */
         return h && h->num_vertices >= 4 && h->vertices && h->adj_start && h->adj && h->start_res >= 0 &&
-                       (h->start_res == 0 || h->start_vertex)
+                       (h->start_res == 0 || h->start_vertex) &&
+                       (!h->box || (positive(h->box_half_extents.x) && positive(h->box_half_extents.y) &&
+                                    positive(h->box_half_extents.z) && mk_is_valid_transform(&h->box_pose)))
                    ? MK_OK
                    : MK_INVALID_INPUT;
     }

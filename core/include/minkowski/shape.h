@@ -51,6 +51,15 @@ typedef struct mk_hull {
      * (same result, slower). */
     const int *vert_face_start;  /* num_vertices + 1 offsets into vert_faces */
     const int *vert_faces;
+    /* A hull that is a rectangular box (8 vertices, 6 faces in opposite,
+     * orthogonal pairs, every vertex a corner to rounding): box = 1, and the
+     * box in the hull's frame is half extents box_half_extents about the pose
+     * box_pose (right-handed axes). Pairs of such hulls and boxes take the
+     * boxes' separating-axis test and face clip. mk_hull_create fills them; a
+     * hand-built hull may leave box = 0. */
+    int box;
+    mk_transform box_pose;
+    mk_vec3 box_half_extents;
     mk_vec3 aabb_min, aabb_max;  /* local bounding box */
     mk_vec3 centroid;            /* volume centroid (interior point) */
     mk_real inradius;            /* radius of the largest ball about centroid inside the hull */
