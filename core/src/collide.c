@@ -483,7 +483,9 @@ static int epa_settings_ok(const mk_epa_settings *e)
 }
 
 /* Points of a pair whose cores overlap, from a certified signed distance
- * (the box test's or the shortcut's), and what the contact memory keeps. */
+ * (the box test's or the shortcut's), and what the contact memory keeps (the
+ * normal in frame_a, A's pose: the points may come from the pair as boxes,
+ * posed otherwise). */
 static mk_status overlap_points(const mk_pair *pair, const mk_transform *frame_a,
                                 const mk_signed_distance_result *sd, mk_real spec, int cap, contact_points *out,
                                 outcome *oc)
