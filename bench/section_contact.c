@@ -23,13 +23,15 @@ typedef enum scenario {
     SC_BEVELLED,    /* 24-point bevelled boxes, yawed: faces whose outlines cross */
     SC_HULL12,      /* random hulls of 12 points on random hulls */
     SC_HULL40,      /* of 40 points */
+    SC_HULL_BOX,    /* hulls of 12 points on a large box */
     SC_BOX_PLANE,   /* a box on a plane (mk_collide_plane) */
     SC_COUNT
 } scenario;
 
 static const char *const SC_NAME[SC_COUNT] = {"box on box (yawed)",      "8-point hull boxes",
                                               "bevelled boxes (24 pts)", "hulls of 12 points",
-                                              "hulls of 40 points",      "box on a plane"};
+                                              "hulls of 40 points",      "12-point hulls on a box",
+                                              "box on a plane"};
 
 typedef struct rest_pair {
     const mk_shape *a, *b;
@@ -73,7 +75,7 @@ static mk_hull *make_hull(const mk_vec3 *p, int n)
 }
 
 typedef struct scene_data {
-    mk_shape box, hull8, bevelled, plane_box;
+    mk_shape box, hull8, bevelled, plane_box, ground;
     mk_shape small[16], large[16];
     mk_hull *hulls[34];
     int nhulls;
@@ -88,6 +90,8 @@ static int make_shapes(scene_data *d, or_rng *rng)
     if (mk_shape_box(&d->box, (mk_vec3){h, h, h}, 0) != MK_OK)
         return 0;
     d->plane_box = d->box;
+    if (mk_shape_box(&d->ground, (mk_vec3){1, 1, 0.1}, 0) != MK_OK)
+        return 0;
     for (int i = 0; i < 8; ++i)
         p[i] = (mk_vec3){i & 1 ? h : -h, i & 2 ? h : -h, i & 4 ? h : -h};
     if (!(d->hulls[d->nhulls++] = make_hull(p, 8)))
@@ -144,6 +148,13 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
                             (mk_vec3){side.x, side.y, 0.25});
             break;
         }
+        case SC_HULL_BOX:
+            r[i].a = &d->ground;
+            r[i].b = &d->small[or_int(rng, 16)];
+            r[i].xa = yawed(0, 0, axis, (mk_vec3){0, 0, 0});
+            r[i].xb = yawed(or_uniform(rng, -3, 3), or_uniform(rng, 0, 0.3), or_unit(rng),
+                            (mk_vec3){or_uniform(rng, -0.5, 0.5), or_uniform(rng, -0.5, 0.5), 0.25});
+            break;
         case SC_BOX_PLANE:
             r[i].a = &d->plane_box;
             r[i].xa = yawed(yaw, tilt, axis, (mk_vec3){side.x, side.y, 0.1 - CONTACT_DEPTH});
