@@ -844,6 +844,18 @@ START_TEST(resting_shortcut_backoff)
 }
 END_TEST
 
+/* A resting body's noise between steps: a sideways slide of up to `step`, a
+ * yaw of up to `yaw` and a tilt of up to `tilt` about a random axis, both
+ * about its own origin. */
+static void jitter(or_rng *r, mk_vec3 *slide, mk_transform *xb, double step, double yaw, double tilt)
+{
+    const double sx = or_uniform(r, -step, step), sy = or_uniform(r, -step, step);
+    *slide = v3_add(*slide, v3(sx, sy, 0));
+    turn(xb, v3(0, 0, 1), or_uniform(r, -yaw, yaw), xb->p);
+    const mk_vec3 axis = or_unit(r);
+    turn(xb, axis, or_uniform(r, 0, tilt), xb->p);
+}
+
 /* The face-pair path: two equal hulls stacked face on face, the upper one
  * yawed by 0.02-0.3 rad (so each face's outline crosses the other's), tilted
  * by up to 1e-3 rad, offset sideways, 0.05-2 mm deep, jittering a little each
@@ -911,10 +923,7 @@ START_TEST(resting_face_pair_matches_oracle)
             const double ov = overlap_along(&p, m3_mul(&xa.R, cc.hint_normal));
             REQUIRE(ov + d >= -1e-12 && ov + d <= 2e-8, "seq %d step %d (face pair %d): overlap %.12g along the "
                     "normal, depth %.12g", q, k, cc.face_pair, ov, -d);
-            /* jitter */
-            slide = v3_add(slide, v3(or_uniform(&r, -1e-4, 1e-4), or_uniform(&r, -1e-4, 1e-4), 0));
-            turn(&xb, v3(0, 0, 1), or_uniform(&r, -2e-3, 2e-3), xb.p);
-            turn(&xb, or_unit(&r), or_uniform(&r, 0, 1e-4), xb.p);
+            jitter(&r, &slide, &xb, 1e-4, 2e-3, 1e-4);
         }
     }
     fprintf(stderr, "collide face-pair path: %d sequences x %d steps: %ld of %ld steps after the first of pairs that "
@@ -996,10 +1005,7 @@ START_TEST(resting_shortcut_edge_on_edge)
             const double ov = overlap_along(&p, m3_mul(&xa.R, cc.hint_normal));
             REQUIRE(fabs(ov + d) <= 1e-7, "seq %d step %d (shortcut %d): overlap %.12g along the normal, depth %.12g",
                     q, k, shortcut, ov, -d);
-            /* jitter */
-            slide = v3_add(slide, v3(or_uniform(&r, -2e-4, 2e-4), or_uniform(&r, -2e-4, 2e-4), 0));
-            turn(&xb, v3(0, 0, 1), or_uniform(&r, -5e-3, 5e-3), xb.p);
-            turn(&xb, or_unit(&r), or_uniform(&r, 0, 2e-4), xb.p);
+            jitter(&r, &slide, &xb, 2e-4, 5e-3, 2e-4);
         }
     }
     fprintf(stderr, "collide edge-on-edge shortcut: %d sequences x %d steps: %ld of %ld steps after the first by the "
