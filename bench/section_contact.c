@@ -11,6 +11,7 @@
 #include "bench_c.h"
 
 #include <minkowski/collide.h>
+#include "vec.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,12 +187,7 @@ static long pass(scenario sc, rest_pair *r, int n, const mk_collide_settings *s,
             mk_transform xb = yawed(turn, 0, (mk_vec3){1, 0, 0}, (mk_vec3){0, 0, 0});
             mk_pair p = {r[i].a, r[i].xa, r[i].b, r[i].xb};
             /* the shuffle: a small turn about x and a lift, on top of the rest pose */
-            mk_mat3 R;
-            for (int a = 0; a < 3; ++a)
-                for (int b = 0; b < 3; ++b)
-                    R.m[a][b] = r[i].xb.R.m[a][0] * xb.R.m[0][b] + r[i].xb.R.m[a][1] * xb.R.m[1][b] +
-                                r[i].xb.R.m[a][2] * xb.R.m[2][b];
-            p.xf_b.R = R;
+            p.xf_b.R = m3_mul_m3(&r[i].xb.R, &xb.R);
             p.xf_b.p.z += w;
             mk_contact_patch_result out;
             mk_collide_patch(&p, s, &r[i].cache, MK_MANIFOLD_MAX_PATCH_POINTS, &out);

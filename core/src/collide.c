@@ -185,6 +185,14 @@ static mk_real origin_margin(const mk_real *x, const mk_real *y, int i, int j, i
     return fmin(1 - bj - bl, fmin(bj, bl));
 }
 
+/* Two unit vectors across the unit n, (t1, t2, n) right-handed. */
+static void across(mk_vec3 n, mk_vec3 *t1, mk_vec3 *t2)
+{
+    const mk_vec3 t = fabs(n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
+    *t1 = v3_normalize_or(v3_sub(t, v3_scale(n, v3_dot(t, n))), v3(0, 0, 1));
+    *t2 = v3_cross(n, *t1);
+}
+
 /* Whose face the shortcut looks for: A's, B's, or D's own. */
 typedef enum ref_face { REF_A, REF_B, REF_D } ref_face;
 
@@ -221,9 +229,8 @@ static int resting_shortcut(const mk_pair *pair, mk_vec3 n, ref_face ref, const 
     const int ref_b = ref == REF_B;
     /* Four supports tilted around n: on a face whose normal is near n, these
      * are that face's vertices. */
-    mk_vec3 t = fabs(n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
-    mk_vec3 t1 = v3_normalize_or(v3_sub(t, v3_scale(n, v3_dot(t, n))), v3(0, 0, 1));
-    mk_vec3 t2 = v3_cross(n, t1);
+    mk_vec3 t1, t2;
+    across(n, &t1, &t2);
     mk_vec3 v[4], a[4], b[4], fv[4];
     for (int i = 0; i < 4; ++i) {
         /* azimuths 0.4 + i pi / 2: (cos, sin) = (c, s), (-s, c), (-c, -s), (s, -c) */
@@ -336,26 +343,6 @@ static int resting_shortcut(const mk_pair *pair, mk_vec3 n, ref_face ref, const 
     return SHORTCUT_DONE;
 }
 
-/* Face (through vertex v) of hull h best aligned with the local direction d,
- * with its alignment cosine (d unit); -1 without the faces-per-vertex lists. */
-static int hull_face_along(const mk_hull *h, int v, mk_vec3 d, mk_real *align)
-{
-    *align = -2;
-    if (!h->vert_face_start || !h->vert_faces || !h->face_normals || !h->face_start || !h->face_vertices || v < 0 ||
-        v >= h->num_vertices)
-        return -1;
-    int best = -1;
-    for (int q = h->vert_face_start[v]; q < h->vert_face_start[v + 1]; ++q) {
-        const int f = h->vert_faces[q];
-        const mk_real c = v3_dot(h->face_normals[f], d);
-        if (c > *align) {
-            *align = c;
-            best = f;
-        }
-    }
-    return best;
-}
-
 /* Most vertices of a face the face-pair path takes; its EPA's iteration cap
  * and workspace (measured: 2.8 iterations on average on a yawed stack of
  * bevelled boxes). */
@@ -392,7 +379,7 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
     (void)mk_shape_support(pair->a, n, &va);
     (void)mk_shape_support(pair->b, nb, &vb);
     mk_real ca, cb;
-    const int fa = hull_face_along(ha, va, n, &ca), fb = hull_face_along(hb, vb, nb, &cb);
+    const int fa = mk_manifold_hull_face(ha, n, va, &ca), fb = mk_manifold_hull_face(hb, nb, vb, &cb);
     const mk_real cmin = cos(MK_COLLIDE_HINT_TILT);
     if (fa < 0 || fb < 0 || !(ca >= cmin) || !(cb >= cmin))
         return 0;
@@ -405,8 +392,8 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
     for (int j = 0; j < nbv; ++j)
         pb[j] = v3_add(m3_mul(&R, hb->vertices[hb->face_vertices[hb->face_start[fb] + j]]), p);
     /* The edge pair, in coordinates across n (x, y) and heights along it (z). */
-    mk_vec3 t = fabs(n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
-    mk_vec3 t1 = v3_normalize_or(v3_sub(t, v3_scale(n, v3_dot(t, n))), v3(0, 0, 1)), t2 = v3_cross(n, t1);
+    mk_vec3 t1, t2;
+    across(n, &t1, &t2);
     mk_real ax[MK_COLLIDE_FACE_POLY + 1], ay[MK_COLLIDE_FACE_POLY + 1], az[MK_COLLIDE_FACE_POLY + 1];
     mk_real bx[MK_COLLIDE_FACE_POLY + 1], by[MK_COLLIDE_FACE_POLY + 1], bz[MK_COLLIDE_FACE_POLY + 1];
     for (int i = 0; i <= na; ++i) {
@@ -522,10 +509,7 @@ static int box_of(const mk_shape *s, const mk_transform *xf, mk_shape *box, mk_t
     box->type = MK_SHAPE_BOX;
     box->radius = s->radius;
     box->u.box.half_extents = h->box_half_extents;
-    for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c)
-            pose->R.m[r][c] = xf->R.m[r][0] * h->box_pose.R.m[0][c] + xf->R.m[r][1] * h->box_pose.R.m[1][c] +
-                              xf->R.m[r][2] * h->box_pose.R.m[2][c];
+    pose->R = m3_mul_m3(&xf->R, &h->box_pose.R);
     pose->p = xf_apply(xf, h->box_pose.p);
     return 1;
 }

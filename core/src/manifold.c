@@ -255,6 +255,17 @@ static face_pick scanned_best_face(const mk_hull *h, mk_vec3 d, int v)
  * support vertex along d (the most aligned face overall need not touch the
  * support plane). Near-ties go to the lower index. Hulls from mk_hull_create
  * list the faces through each vertex; hand-built ones may not (shape.h). */
+/* Contract in manifold_internal.h. */
+int mk_manifold_hull_face(const mk_hull *h, mk_vec3 d, int v, mk_real *align)
+{
+    *align = -2;
+    if (!hull_has_faces(h) || v < 0 || v >= h->num_vertices)
+        return -1;
+    const face_pick r = h->vert_face_start && h->vert_faces ? incident_best_face(h, d, v) : scanned_best_face(h, d, v);
+    *align = r.align;
+    return r.face;
+}
+
 static face_pick hull_best_face(const mk_hull *h, mk_vec3 d)
 {
     face_pick r = {-1, -2, -1};

@@ -28,4 +28,10 @@ mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, m
 int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance, mk_real spec, int cap,
                         mk_vec3 *n_world, mk_manifold_point *pts, int *count);
 
+/* The face of hull h the manifold takes along the local unit direction d
+ * from its support vertex v (the best aligned face through v, ties to the
+ * lower index), with its alignment cosine in *align; -1 when the hull has no
+ * usable faces or v is out of range. */
+int mk_manifold_hull_face(const mk_hull *h, mk_vec3 d, int v, mk_real *align);
+
 #endif

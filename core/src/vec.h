@@ -58,6 +58,15 @@ static inline mk_mat3 m3_tmul_m3(const mk_mat3 *A, const mk_mat3 *B)
             r.m[i][j] = A->m[0][i] * B->m[0][j] + A->m[1][i] * B->m[1][j] + A->m[2][i] * B->m[2][j];
     return r;
 }
+/* A B */
+static inline mk_mat3 m3_mul_m3(const mk_mat3 *A, const mk_mat3 *B)
+{
+    mk_mat3 r;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            r.m[i][j] = A->m[i][0] * B->m[0][j] + A->m[i][1] * B->m[1][j] + A->m[i][2] * B->m[2][j];
+    return r;
+}
 static inline mk_vec3 xf_apply(const mk_transform *xf, mk_vec3 v) { return v3_add(m3_mul(&xf->R, v), xf->p); }
 
 #endif
