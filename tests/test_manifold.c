@@ -1214,6 +1214,50 @@ START_TEST(tilted_cap_keeps_exact_deepest_point)
 }
 END_TEST
 
+START_TEST(ring_samples_sit_on_the_rim)
+{
+    /* A cap's ring samples come from a table (manifold.c); each must be the
+     * rim point at its angle k 2 pi / 16. A cylinder tilted 0.05 rad so that
+     * its lowest rim point is sample k exactly: the deepest manifold point is
+     * that sample (its neighbours stand 1.5 mm higher, far beyond the
+     * reduction's tie), at r (cos, sin) of the angle computed here. */
+    const double rad = 0.4, hh = 0.3, pen = 0.01;
+    for (int k = 0; k < MK_MANIFOLD_RING_SAMPLES; ++k) {
+        const double theta = k * (2 * PI / MK_MANIFOLD_RING_SAMPLES);
+        /* tilt about the horizontal axis a quarter turn from theta */
+        mk_transform xf = axis_angle(V(0, 0, 0), V(cos(theta + PI / 2), sin(theta + PI / 2), 0), 0.05);
+        mk_vec3 down = mk_rotate_inv(&xf.R, V(0, 0, -1));
+        double phi = atan2(down.y, down.x), diff = remainder(phi - theta, 2 * PI);
+        if (fabs(diff) > 1e-9) {
+            xf = axis_angle(V(0, 0, 0), V(cos(theta - PI / 2), sin(theta - PI / 2), 0), 0.05);
+            down = mk_rotate_inv(&xf.R, V(0, 0, -1));
+            phi = atan2(down.y, down.x);
+            diff = remainder(phi - theta, 2 * PI);
+        }
+        ck_assert_msg(fabs(diff) <= 1e-9, "sample %d: tilt toward %.17g, not %.17g", k, phi, theta);
+        const mk_vec3 sample = V(rad * cos(theta), rad * sin(theta), -hh);
+        const mk_vec3 low = mk_transform_point(&xf, sample);
+        xf.p = V(0.3, -0.2, -low.z - pen);
+        scene s;
+        scene_init(&s, V(0, 0, -1), -pen);
+        mk_shape_cylinder(&s.a, rad, hh, 0);
+        s.xa = xf;
+        ground_b(&s, 5);
+        mk_manifold m;
+        ck_assert_int_eq(run_scene(&s, 0, 0.02, &m), MK_OK);
+        ck_assert_int_ge(m.count, 2);
+        int deepest = 0;
+        for (int i = 1; i < m.count; ++i)
+            if (m.points[i].depth > m.points[deepest].depth)
+                deepest = i;
+        const mk_vec3 want = mk_transform_point(&xf, sample);
+        ck_assert_msg(dist(m.points[deepest].point_a, want) <= 2e-15, "sample %d: deepest point %.3g off the rim",
+                      k, dist(m.points[deepest].point_a, want));
+        ck_assert_double_eq_tol(m.points[deepest].depth, pen, 1e-12);
+    }
+}
+END_TEST
+
 START_TEST(reference_face_prefers_a_on_ties)
 {
     /* Equally aligned faces: A's face is the reference in both argument orders
@@ -2007,6 +2051,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, tilted_box_gives_lowest_corner);
     tcase_add_test(t, random_tilts_match_brute_force);
     tcase_add_test(t, cylinder_on_cap_gives_rim_points);
+    tcase_add_test(t, ring_samples_sit_on_the_rim);
     tcase_add_test(t, cylinder_lying_gives_two);
     tcase_add_test(t, capsule_lying_on_box_gives_two);
     tcase_add_test(t, capsules_parallel_two_crossed_one);

@@ -378,6 +378,30 @@ static int hull_polygon(const posed *x, int face, polygon *pg)
     return 1;
 }
 
+/* cos and sin of the rim sample angles k 2 pi / MK_MF_RING: the values
+ * libm's cos and sin give for k * (MK_MF_TWO_PI / MK_MF_RING), written out
+ * (17 significant digits, exact) so that a ring costs no trigonometry; 17
+ * sincos calls were a fifth of a cylinder-on-plane call. */
+_Static_assert(MK_MF_RING == 16, "the rim table holds 16 samples");
+static const mk_real kRingCosSin[MK_MF_RING][2] = {
+    {1.0, 0.0},
+    {0.9238795325112867, 0.3826834323650898},
+    {0.7071067811865476, 0.7071067811865475},
+    {0.38268343236508984, 0.9238795325112867},
+    {6.123233995736766e-17, 1.0},
+    {-0.3826834323650897, 0.9238795325112867},
+    {-0.7071067811865475, 0.7071067811865476},
+    {-0.9238795325112867, 0.3826834323650899},
+    {-1.0, 1.2246467991473532e-16},
+    {-0.9238795325112868, -0.38268343236508967},
+    {-0.7071067811865477, -0.7071067811865475},
+    {-0.38268343236509034, -0.9238795325112865},
+    {-1.8369701987210297e-16, -1.0},
+    {0.38268343236509, -0.9238795325112866},
+    {0.7071067811865474, -0.7071067811865477},
+    {0.9238795325112865, -0.3826834323650904},
+};
+
 /* Circle of radius r in the plane z = zc with outward normal (0, 0, s): a
  * regular polygon with MK_MF_RING vertices on the rim (tags = sample index).
  * When deep (local direction) tilts away from the axis, the rim point farthest
@@ -387,7 +411,7 @@ static void ring_polygon(const posed *x, mk_real r, mk_real zc, mk_real s, int f
                          polygon *pg)
 {
     const mk_real step = MK_MF_TWO_PI / MK_MF_RING;
-    mk_real ang[MK_MF_RING + 1];
+    mk_real cs[MK_MF_RING + 1], sn[MK_MF_RING + 1];
     uint8_t tag[MK_MF_RING + 1];
     int extra_after = -1;
     mk_real extra = 0;
@@ -410,10 +434,12 @@ static void ring_polygon(const posed *x, mk_real r, mk_real zc, mk_real s, int f
     }
     int m = 0;
     for (int k = 0; k < MK_MF_RING; ++k) {
-        ang[m] = k * step;
+        cs[m] = kRingCosSin[k][0];
+        sn[m] = kRingCosSin[k][1];
         tag[m++] = (uint8_t)k;
         if (k == extra_after) {
-            ang[m] = extra;
+            cs[m] = cos(extra);
+            sn[m] = sin(extra);
             tag[m++] = (uint8_t)MK_MF_RING;
         }
     }
@@ -421,7 +447,7 @@ static void ring_polygon(const posed *x, mk_real r, mk_real zc, mk_real s, int f
      * the other way, still starting at sample 0. */
     for (int q = 0; q < m; ++q) {
         int src = s > 0 ? q : (m - q) % m;
-        pg->v[q] = to_frame(x, v3(r * cos(ang[src]), r * sin(ang[src]), zc));
+        pg->v[q] = to_frame(x, v3(r * cs[src], r * sn[src], zc));
         pg->tag[q] = tag[src];
     }
     pg->normal = dir_to_frame(x, v3(0, 0, s));
@@ -905,12 +931,11 @@ static void clip_polygon_on_disc(const disc *d, const polygon *inc, int flip, ca
     for (int q = 0; q < n; ++q)
         area += u[q] * v[(q + 1) % n] - u[(q + 1) % n] * v[q];
     const mk_real orient = area >= 0 ? 1 : -1, inc_off = v3_dot(inc->normal, inc->v[0]);
-    const mk_real step = MK_MF_TWO_PI / MK_MF_RING;
     for (int k = 0; k <= MK_MF_RING; ++k) {
         mk_real su, sv;
         if (k < MK_MF_RING) {
-            su = d->r * cos(k * step);
-            sv = d->r * sin(k * step);
+            su = d->r * kRingCosSin[k][0];
+            sv = d->r * kRingCosSin[k][1];
         } else {
             /* the height over the disc falls fastest along -g */
             mk_real gu = v3_dot(inc->normal, d->e1), gv = v3_dot(inc->normal, d->e2);
