@@ -1717,7 +1717,7 @@ static void push_halfspace(cand_list *l, mk_vec3 p, mk_real h, mk_vec3 n, mk_rea
  * feature (the one face_contacts would clip against a face of normal n) is
  * kept whole; only the speculative distance drops points. */
 mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c, mk_real spec,
-                                int cap, mk_manifold_point *pts, int *count_out)
+                                mk_vec3 low_local, int low_vertex, int cap, mk_manifold_point *pts, int *count_out)
 {
     *count_out = 0;
     const posed x = {shape, xf->R, xf->p};
@@ -1728,7 +1728,20 @@ mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, m
     polygon pg;
     line_feature lf;
     mk_real lowest = INFINITY;
-    if (incident_feature(&x, n, &pg, &lf) == KIND_POLY) {
+    feat_kind kind;
+    if (shape->type == MK_SHAPE_HULL && low_vertex >= 0 && low_vertex < shape->u.hull.hull->num_vertices) {
+        /* incident_feature's choice from the caller's support vertex (the
+         * same vertex its own support along -n would find): the best face
+         * through it, else the vertex. */
+        mk_real align;
+        const int f = mk_manifold_hull_face(shape->u.hull.hull, dir_to_local(&x, v3_neg(n)), low_vertex, &align);
+        kind = f >= 0 && build_polygon(&x, f, NULL, &pg) ? KIND_POLY : KIND_POINT;
+        if (kind == KIND_POINT)
+            set_point(&x, low_local, 0, 0, &lf);
+    } else {
+        kind = incident_feature(&x, n, &pg, &lf);
+    }
+    if (kind == KIND_POLY) {
         for (int q = 0; q < pg.count; ++q) {
             const mk_real h = v3_dot(n, pg.v[q]) - c;
             lowest = fmin(lowest, h);
@@ -1746,7 +1759,7 @@ mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, m
     /* The lowest point joins when the feature does not reach it (a hull
      * whose most opposed face misses its support vertex; a large hull face
      * used as a point). */
-    const mk_vec3 low = support_frame(&x, v3_neg(n));
+    const mk_vec3 low = to_frame(&x, low_local);
     const mk_real h_low = v3_dot(n, low) - c;
     if (!(lowest <= h_low + MK_MF_FACE_CHECK * scale) || l.count == 0)
         push(&l, v3_madd(low, -r, n), v3_madd(low, -h_low, n), h_low - r,

@@ -12,10 +12,13 @@
  * them (to 1e-6 of the shape's size), reduced (the deepest kept to within the
  * reduction's depth tie, 1e-4 of the size) and ordered as the manifold's, into
  * pts[0 .. *count). The normal is -n. The caller has validated the shape and
- * the pose; n is unit, c and spec finite. MK_INVALID_INPUT (*count = 0, pts
+ * the pose; n is unit, c and spec finite; low_local is the core's support
+ * point along -n in the shape's frame (the lowest point, which the caller
+ * computed for the distance), and for a hull low_vertex is its vertex index
+ * (-1: not known, or another shape). MK_INVALID_INPUT (*count = 0, pts
  * partly written) when a point comes out non-finite (a user support). */
 mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c, mk_real spec,
-                                int cap, mk_manifold_point *pts, int *count);
+                                mk_vec3 low_local, int low_vertex, int cap, mk_manifold_point *pts, int *count);
 
 /* Two boxes (both MK_SHAPE_BOX, validated, with valid poses): the points
  * mk_contact_patch gives for this normal (world, A to B) and signed distance
