@@ -25,14 +25,21 @@ typedef enum scenario {
     SC_HULL12,      /* random hulls of 12 points on random hulls */
     SC_HULL40,      /* of 40 points */
     SC_HULL_BOX,    /* hulls of 12 points on a large box */
-    SC_BOX_PLANE,   /* a box on a plane (mk_collide_plane) */
+    SC_BOX_PLANE,   /* a box on a plane (mk_collide_plane, as the plane scenarios below) */
+    SC_HULL_PLANE,  /* hulls of 12 points resting on a face */
+    SC_CAP_PLANE,   /* a cylinder standing on its cap */
+    SC_SIDE_PLANE,  /* a cylinder lying on its side */
     SC_COUNT
 } scenario;
 
 static const char *const SC_NAME[SC_COUNT] = {"box on box (yawed)",      "8-point hull boxes",
                                               "bevelled boxes (24 pts)", "hulls of 12 points",
                                               "hulls of 40 points",      "12-point hulls on a box",
-                                              "box on a plane"};
+                                              "box on a plane",          "12-point hulls on a plane",
+                                              "cylinder cap on a plane", "cylinder side on a plane"};
+
+/* Shape against the ground plane z = 0 rather than a shape pair. */
+static int on_plane(scenario sc) { return sc >= SC_BOX_PLANE; }
 
 typedef struct rest_pair {
     const mk_shape *a, *b;
@@ -76,7 +83,7 @@ static mk_hull *make_hull(const mk_vec3 *p, int n)
 }
 
 typedef struct scene_data {
-    mk_shape box, hull8, bevelled, plane_box, ground;
+    mk_shape box, hull8, bevelled, plane_box, ground, cylinder;
     mk_shape small[16], large[16];
     mk_hull *hulls[34];
     int nhulls;
@@ -91,7 +98,8 @@ static int make_shapes(scene_data *d, or_rng *rng)
     if (mk_shape_box(&d->box, (mk_vec3){h, h, h}, 0) != MK_OK)
         return 0;
     d->plane_box = d->box;
-    if (mk_shape_box(&d->ground, (mk_vec3){1, 1, 0.1}, 0) != MK_OK)
+    if (mk_shape_box(&d->ground, (mk_vec3){1, 1, 0.1}, 0) != MK_OK ||
+        mk_shape_cylinder(&d->cylinder, 0.1, 0.15, 0) != MK_OK)
         return 0;
     for (int i = 0; i < 8; ++i)
         p[i] = (mk_vec3){i & 1 ? h : -h, i & 2 ? h : -h, i & 4 ? h : -h};
@@ -158,13 +166,39 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
             break;
         case SC_BOX_PLANE:
             r[i].a = &d->plane_box;
-            r[i].xa = yawed(yaw, tilt, axis, (mk_vec3){side.x, side.y, 0.1 - CONTACT_DEPTH});
+            r[i].xa = yawed(yaw, tilt, axis, (mk_vec3){side.x, side.y, 0});
+            break;
+        case SC_HULL_PLANE: {
+            /* a random face turned to face straight down (-z) */
+            r[i].a = &d->small[or_int(rng, 16)];
+            const mk_hull *h = r[i].a->u.hull.hull;
+            const mk_vec3 f = h->face_normals[or_int(rng, h->num_faces)];
+            const mk_vec3 down = {0, 0, -1};
+            const mk_vec3 ax = {f.y * down.z - f.z * down.y, f.z * down.x - f.x * down.z, f.x * down.y - f.y * down.x};
+            const double sa = sqrt(ax.x * ax.x + ax.y * ax.y + ax.z * ax.z), ca = -f.z;
+            const mk_transform face_down = yawed(0, atan2(sa, ca), sa > 1e-12 ? ax : (mk_vec3){1, 0, 0}, side);
+            const mk_transform spin = yawed(or_uniform(rng, -3, 3), tilt, axis, (mk_vec3){0, 0, 0});
+            r[i].xa.R = m3_mul_m3(&spin.R, &face_down.R);
+            r[i].xa.p = side;
+            break;
+        }
+        case SC_CAP_PLANE:
+        case SC_SIDE_PLANE:
+            r[i].a = &d->cylinder;
+            r[i].xa = yawed(yaw, sc == SC_SIDE_PLANE ? 1.5707963267948966 + tilt : tilt,
+                            sc == SC_SIDE_PLANE ? (mk_vec3){1, 0, 0} : axis, side);
             break;
         case SC_COUNT:
             return 0;
         }
-        if (sc != SC_BOX_PLANE && !settle(&r[i], ws, bytes))
+        if (on_plane(sc)) {
+            /* the lowest point CONTACT_DEPTH below the plane z = 0 */
+            const mk_vec3 down = m3_tmul(&r[i].xa.R, v3(0, 0, -1));
+            const mk_vec3 low = xf_apply(&r[i].xa, mk_shape_support(r[i].a, down, NULL));
+            r[i].xa.p.z -= low.z + CONTACT_DEPTH;
+        } else if (!settle(&r[i], ws, bytes)) {
             return 0;
+        }
     }
     return 1;
 }
@@ -176,7 +210,7 @@ static long pass(scenario sc, rest_pair *r, int n, const mk_collide_settings *s,
     for (int k = step0; k < step0 + CONTACT_STEPS; ++k)
         for (int i = 0; i < n; ++i) {
             const double w = 2e-5 * sin(0.7 * k + i), turn = 1e-4 * sin(0.3 * k + 2 * i);
-            if (sc == SC_BOX_PLANE) {
+            if (on_plane(sc)) {
                 mk_transform x = r[i].xa;
                 x.p.z += w;
                 mk_manifold m;
@@ -245,7 +279,7 @@ void section_contact(const bench_opts *o)
             shortcuts += r[i].cache.shortcuts, skipped += r[i].cache.skipped;
         qsort(t, (size_t)o->runs, sizeof *t, cmp_double);
         const double calls = (double)n * CONTACT_STEPS * o->runs;
-        if (sc == SC_BOX_PLANE)
+        if (on_plane(sc))
             printf("  %-26s %9.0f %9.0f %9.2f %9s %11s\n", SC_NAME[sc], t[o->runs / 2], t[0], contacts / calls, "-",
                    "-");
         else
