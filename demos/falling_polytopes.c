@@ -35,6 +35,7 @@ typedef struct options {
     int growth;
     const char *out;
     int plots;
+    int by_pair;
 } options;
 
 static void usage(FILE *f)
@@ -52,6 +53,8 @@ static void usage(FILE *f)
             "  --out DIR      folder for CSV files and PNG plots (default out)\n"
             "  --no-growth    skip the growth-distance contact model run\n"
             "  --no-plots     write CSV only (no gnuplot)\n"
+            "  --by-pair      also a table of narrowphase calls by pair of shape kinds\n"
+            "                 (every call timed on its own: the times include the clock)\n"
             "  --help         this text\n"
             "Progress goes to stderr; the summary table to stdout.\n");
 }
@@ -71,6 +74,7 @@ static int parse(int argc, char **argv, options *o)
     o->engine_ode = MK_ODE_BUILT;
     o->out = "out";
     o->plots = 1;
+    o->by_pair = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help")) {
@@ -80,6 +84,8 @@ static int parse(int argc, char **argv, options *o)
             o->plots = 0;
         } else if (!strcmp(a, "--no-growth")) {
             o->growth = 0;
+        } else if (!strcmp(a, "--by-pair")) {
+            o->by_pair = 1;
         } else if (!v) {
             fprintf(stderr, "falling_polytopes: %s needs a value\n", a);
             return 0;
@@ -382,6 +388,8 @@ typedef struct summary {
     unsigned long long mk_calls;
     double dissipated;    /* J: total energy (kinetic + potential) lost over the run */
     double ns_per_pair;   /* narrowphase time per pair handed over (0: not counted) */
+    int have_pairs;       /* --by-pair: `pairs` holds the run's per-pair times */
+    mk_pair_times pairs;
 } summary;
 
 /* Kinetic + potential energy of the dynamic bodies (potential of the centre). */
@@ -405,7 +413,7 @@ static int run_scene(const scene *sc, const options *o, const engine *eng, mk_na
 {
     memset(sum, 0, sizeof *sum);
     snprintf(sum->label, sizeof sum->label, "%s", label);
-    mk_world_config cfg = {np, (mk_gjk_variant)variant, DT, 9.81, 0.6, growth};
+    mk_world_config cfg = {np, (mk_gjk_variant)variant, DT, 9.81, 0.6, growth, o->by_pair};
     mk_world *w = eng->create(&cfg);
     if (!w)
         return 0;
@@ -474,6 +482,11 @@ static int run_scene(const scene *sc, const options *o, const engine *eng, mk_na
     sum->mk_calls = mk_world_minkowski_calls(w);
     sum->dissipated = e0 - total_energy(sc, w, ids, cfg.gravity);
     sum->ns_per_pair = pairs_total > 0 ? narrow_total * 1e9 / (double)pairs_total : 0;
+    const mk_pair_times *pt = mk_world_pair_times(w);
+    if (pt) {
+        sum->pairs = *pt;
+        sum->have_pairs = 1;
+    }
     free(ws);
     free(poses);
     free(ids);
@@ -551,6 +564,45 @@ static void print_table(const char *scene_name, const summary *s, int runs, int 
     }
 }
 
+/* --by-pair: calls, ns per call and contact points per call by pair of shape
+ * kinds, one column group per run, and each run's time per call over stock's. */
+static void print_pairs(const char *scene_name, const summary *s, int runs)
+{
+    static const char *const kind[MK_PAIR_KINDS] = {"box", "sphere", "capsule", "cylinder", "cone", "hull", "plane"};
+    if (!s[0].have_pairs)
+        return;
+    printf("\n%s by pair of shape kinds (every call timed on its own, clock included)\n", scene_name);
+    printf("%-18s", "pair");
+    for (int r = 0; r < runs; ++r)
+        printf(" | %-28.28s", s[r].label);
+    printf("\n%-18s", "");
+    for (int r = 0; r < runs; ++r)
+        printf(" | %8s %7s %5s %5s", "calls", "ns/call", "pts", r ? "ratio" : "");
+    printf("\n");
+    for (int a = 0; a < MK_PAIR_KINDS; ++a)
+        for (int b = a; b < MK_PAIR_KINDS; ++b) {
+            int any = 0;
+            for (int r = 0; r < runs; ++r)
+                any |= s[r].have_pairs && s[r].pairs.calls[a][b] > 0;
+            if (!any)
+                continue;
+            char name[32];
+            snprintf(name, sizeof name, "%s-%s", kind[a], kind[b]);
+            printf("%-18s", name);
+            const double base = s[0].pairs.calls[a][b] ? s[0].pairs.seconds[a][b] / s[0].pairs.calls[a][b] : 0;
+            for (int r = 0; r < runs; ++r) {
+                const unsigned long long n = s[r].have_pairs ? s[r].pairs.calls[a][b] : 0;
+                const double per = n ? s[r].pairs.seconds[a][b] / n : 0;
+                char ratio[16] = "";
+                if (r && n && base > 0)
+                    snprintf(ratio, sizeof ratio, "%.2f", per / base);
+                printf(" | %8llu %7.0f %5.2f %5s", n, per * 1e9, n ? (double)s[r].pairs.contacts[a][b] / n : 0.0,
+                       ratio);
+            }
+            printf("\n");
+        }
+}
+
 static int run_all(const scene *sc, const options *o, const engine *eng)
 {
     static const char *names[] = {"minkowski_vanilla", "minkowski_polyak", "minkowski_nesterov"};
@@ -577,6 +629,7 @@ static int run_all(const scene *sc, const options *o, const engine *eng)
     free(rec);
     if (done) {
         print_table(title, sums, done, sc->stack_top >= 0);
+        print_pairs(title, sums, done);
         if (o->plots)
             plot(o->out, title, sums, done, sc->stack_top >= 0);
     }

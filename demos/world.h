@@ -30,6 +30,36 @@ typedef struct mk_body_desc {
 
 typedef enum mk_narrowphase { MK_NARROWPHASE_STOCK = 0, MK_NARROWPHASE_MINKOWSKI } mk_narrowphase;
 
+/* Pair kinds of the per-pair narrowphase times: the body kinds, and the
+ * ground plane. */
+#define MK_PAIR_PLANE (MK_BODY_HULL + 1)
+#define MK_PAIR_KINDS (MK_PAIR_PLANE + 1)
+
+/* Narrowphase calls by the kinds of their two shapes, [a][b] with a <= b
+ * (mk_world_config.by_pair): how many, their wall time (every call timed on
+ * its own, the clock reads included), the contact points they gave. */
+typedef struct mk_pair_times {
+    unsigned long long calls[MK_PAIR_KINDS][MK_PAIR_KINDS];
+    unsigned long long contacts[MK_PAIR_KINDS][MK_PAIR_KINDS];
+    double seconds[MK_PAIR_KINDS][MK_PAIR_KINDS];
+} mk_pair_times;
+
+/* Adds one call of pair kinds (a, b) to t (either order; out-of-range kinds
+ * are not counted). */
+static inline void mk_pair_times_add(mk_pair_times *t, int a, int b, double seconds, int contacts)
+{
+    if (a > b) {
+        const int k = a;
+        a = b;
+        b = k;
+    }
+    if (a < 0 || b >= MK_PAIR_KINDS)
+        return;
+    t->calls[a][b] += 1;
+    t->contacts[a][b] += (unsigned long long)(contacts > 0 ? contacts : 0);
+    t->seconds[a][b] += seconds;
+}
+
 typedef struct mk_world_config {
     mk_narrowphase narrowphase;
     mk_gjk_variant variant;
@@ -37,6 +67,7 @@ typedef struct mk_world_config {
     double gravity;  /* along -z, m/s^2 */
     double friction;
     int growth;      /* minkowski only: 1 = growth-distance contact model, 0 = signed distance */
+    int by_pair;     /* 1: time every narrowphase call on its own, by pair kinds (mk_world_pair_times) */
 } mk_world_config;
 
 typedef struct mk_step_stats {
@@ -56,6 +87,7 @@ typedef struct mk_world_ops {
     void (*body_velocity)(const mk_world *w, int body, mk_vec3 *lin, mk_vec3 *ang);
     unsigned long long (*minkowski_calls)(const mk_world *w); /* 0 for stock */
     void (*destroy)(mk_world *w);
+    const mk_pair_times *(*pair_times)(const mk_world *w); /* NULL unless config.by_pair */
 } mk_world_ops;
 
 struct mk_world {
@@ -79,6 +111,7 @@ static inline void mk_world_body_velocity(const mk_world *w, int i, mk_vec3 *lin
 }
 static inline unsigned long long mk_world_minkowski_calls(const mk_world *w) { return w->ops->minkowski_calls(w); }
 static inline void mk_world_destroy(mk_world *w) { w->ops->destroy(w); }
+static inline const mk_pair_times *mk_world_pair_times(const mk_world *w) { return w->ops->pair_times(w); }
 
 #ifdef __cplusplus
 }

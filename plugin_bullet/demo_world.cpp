@@ -17,6 +17,31 @@ namespace {
 class TimedDispatcher : public btCollisionDispatcher {
 public:
     explicit TimedDispatcher(btCollisionConfiguration *cfg) : btCollisionDispatcher(cfg) {}
+    // --by-pair: Bullet's own near callback, timed pair by pair; the bodies'
+    // user index holds their pair kind (world.h).
+    void time_pairs(mk_pair_times *t)
+    {
+        by_pair = t;
+        setNearCallback(timed_near_callback);
+    }
+    static void timed_near_callback(btBroadphasePair &pair, btCollisionDispatcher &d, const btDispatcherInfo &info)
+    {
+        TimedDispatcher &td = static_cast<TimedDispatcher &>(d);
+        auto t0 = std::chrono::steady_clock::now();
+        btCollisionDispatcher::defaultNearCallback(pair, d, info);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        int contacts = 0;
+        if (pair.m_algorithm) {
+            btManifoldArray manifolds;
+            pair.m_algorithm->getAllContactManifolds(manifolds);
+            for (int i = 0; i < manifolds.size(); ++i)
+                contacts += manifolds[i]->getNumContacts();
+        }
+        const auto *a = static_cast<const btCollisionObject *>(pair.m_pProxy0->m_clientObject);
+        const auto *b = static_cast<const btCollisionObject *>(pair.m_pProxy1->m_clientObject);
+        mk_pair_times_add(td.by_pair, a->getUserIndex(), b->getUserIndex(), s, contacts);
+    }
+    mk_pair_times *by_pair = nullptr;
     void dispatchAllCollisionPairs(btOverlappingPairCache *cache, const btDispatcherInfo &info,
                                    btDispatcher *dispatcher) override
     {
@@ -42,6 +67,7 @@ struct BulletWorld {
     std::vector<std::unique_ptr<btDefaultMotionState>> states;
     std::vector<std::unique_ptr<btRigidBody>> bodies; // index = body id (ground excluded)
     std::unique_ptr<btRigidBody> ground;
+    std::unique_ptr<mk_pair_times> by_pair; // cfg.by_pair
 
     ~BulletWorld()
     {
@@ -112,6 +138,7 @@ void add_ground(mk_world *w)
     btRigidBody::btRigidBodyConstructionInfo ci(0, nullptr, bw->shapes.back().get());
     ci.m_friction = btScalar(bw->cfg.friction);
     bw->ground.reset(new btRigidBody(ci));
+    bw->ground->setUserIndex(MK_PAIR_PLANE);
     bw->world->addRigidBody(bw->ground.get());
 }
 
@@ -129,6 +156,7 @@ int add_body(mk_world *w, const mk_body_desc *d)
     btRigidBody::btRigidBodyConstructionInfo ci(btScalar(d->mass), bw->states.back().get(), s, inertia);
     ci.m_friction = btScalar(bw->cfg.friction);
     bw->bodies.emplace_back(new btRigidBody(ci));
+    bw->bodies.back()->setUserIndex(int(d->kind));
     bw->world->addRigidBody(bw->bodies.back().get());
     return int(bw->bodies.size()) - 1;
 }
@@ -175,7 +203,9 @@ unsigned long long minkowski_calls(const mk_world *w)
 
 void destroy(mk_world *w) { delete self(w); }
 
-const mk_world_ops kOps = {add_ground, add_body, step, body_pose, body_velocity, minkowski_calls, destroy};
+const mk_pair_times *pair_times(const mk_world *w) { return self(w)->by_pair.get(); }
+
+const mk_world_ops kOps = {add_ground, add_body, step, body_pose, body_velocity, minkowski_calls, destroy, pair_times};
 
 } // namespace
 
@@ -188,6 +218,10 @@ extern "C" mk_world *mk_bullet_world_create(const mk_world_config *cfg)
     bw->cfg = *cfg;
     bw->config.reset(new btDefaultCollisionConfiguration());
     bw->dispatcher.reset(new TimedDispatcher(bw->config.get()));
+    if (cfg->by_pair) {
+        bw->by_pair.reset(new mk_pair_times());
+        bw->dispatcher->time_pairs(bw->by_pair.get());
+    }
     if (cfg->narrowphase == MK_NARROWPHASE_MINKOWSKI) {
         mk_bullet_options o = mk_bullet_default_options();
         o.variant = cfg->variant;

@@ -15,6 +15,7 @@
 #include <minkowski/ode.h>
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,6 +37,7 @@ typedef struct ode_world {
     int *counts;
     size_t cap_contacts;   /* in pairs */
     int minkowski;
+    mk_pair_times *by_pair; /* cfg.by_pair: per-pair times (geom data: pair kind + 1) */
 } ode_world;
 
 static ode_world *self(mk_world *w) { return (ode_world *)w; }
@@ -57,7 +59,11 @@ static void set_rotation(dMatrix3 R, const mk_mat3 *m)
     }
 }
 
-static void add_ground(mk_world *w) { dCreatePlane(self(w)->space, 0, 0, 1, 0); }
+/* The pair kind of a geom (world.h), kept in its data slot as kind + 1. */
+static void set_kind(dGeomID g, int kind) { dGeomSetData(g, (void *)(intptr_t)(kind + 1)); }
+static int kind_of(dGeomID g) { return (int)(intptr_t)dGeomGetData(g) - 1; }
+
+static void add_ground(mk_world *w) { set_kind(dCreatePlane(self(w)->space, 0, 0, 1, 0), MK_PAIR_PLANE); }
 
 static dGeomID cone_as_convex(dSpaceID space, double r, double h)
 {
@@ -122,6 +128,7 @@ static int add_body(mk_world *mw, const mk_body_desc *d)
     }
     if (!g)
         return -1;
+    set_kind(g, (int)d->kind);
     if (w->count == w->cap) {
         int cap = w->cap ? 2 * w->cap : 64;
         dBodyID *nb = realloc(w->bodies, sizeof(dBodyID) * (size_t)cap);
@@ -201,9 +208,19 @@ static mk_step_stats step(mk_world *mw)
     dSpaceCollide(w->space, w, near_callback);
     const int np = reserve_contacts(w, (size_t)w->num_pending) ? w->num_pending : 0;
     const double t0 = now();
-    for (int i = 0; i < np; ++i)
-        w->counts[i] = dCollide(w->pending[i][0], w->pending[i][1], MAX_CONTACTS, &w->contacts[i * MAX_CONTACTS].geom,
-                                (int)sizeof(dContact));
+    if (w->by_pair) {
+        for (int i = 0; i < np; ++i) {
+            const double ti = now();
+            w->counts[i] = dCollide(w->pending[i][0], w->pending[i][1], MAX_CONTACTS,
+                                    &w->contacts[i * MAX_CONTACTS].geom, (int)sizeof(dContact));
+            mk_pair_times_add(w->by_pair, kind_of(w->pending[i][0]), kind_of(w->pending[i][1]), now() - ti,
+                              w->counts[i]);
+        }
+    } else {
+        for (int i = 0; i < np; ++i)
+            w->counts[i] = dCollide(w->pending[i][0], w->pending[i][1], MAX_CONTACTS,
+                                    &w->contacts[i * MAX_CONTACTS].geom, (int)sizeof(dContact));
+    }
     st.narrowphase_seconds = now() - t0;
     st.pairs = np;
     for (int i = 0; i < np; ++i) {
@@ -275,10 +292,14 @@ static void destroy(mk_world *mw)
     free(w->pending);
     free(w->contacts);
     free(w->counts);
+    free(w->by_pair);
     free(w);
 }
 
-static const mk_world_ops kOps = {add_ground, add_body, step, body_pose, body_velocity, minkowski_calls, destroy};
+static const mk_pair_times *pair_times(const mk_world *w) { return cself(w)->by_pair; }
+
+static const mk_world_ops kOps = {add_ground,      add_body, step,      body_pose, body_velocity,
+                                  minkowski_calls, destroy,  pair_times};
 
 mk_world *mk_ode_world_create(const mk_world_config *cfg)
 {
@@ -296,11 +317,16 @@ mk_world *mk_ode_world_create(const mk_world_config *cfg)
     w->base.ops = &kOps;
     w->cfg = *cfg;
     w->minkowski = cfg->narrowphase == MK_NARROWPHASE_MINKOWSKI;
+    if (cfg->by_pair && !(w->by_pair = calloc(1, sizeof *w->by_pair))) {
+        free(w);
+        return NULL;
+    }
     if (w->minkowski) {
         mk_ode_options o = mk_ode_default_options();
         o.variant = cfg->variant;
         o.contact_model = cfg->growth ? MK_ODE_MODEL_GROWTH : MK_ODE_MODEL_SIGNED_DISTANCE;
         if (mk_ode_install(&o) != 0) {
+            free(w->by_pair);
             free(w);
             return NULL;
         }

@@ -691,22 +691,79 @@ END_TEST
 
 /* ------------------------------------------------------------ scenes */
 
-static mk_world *make_world(mk_narrowphase np, int growth)
+static mk_world *make_world_timed(mk_narrowphase np, int growth, int by_pair)
 {
-    mk_world_config cfg = {np, MK_GJK_NESTEROV, 1.0 / 240, 9.81, 0.6, growth};
+    mk_world_config cfg = {np, MK_GJK_NESTEROV, 1.0 / 240, 9.81, 0.6, growth, by_pair};
     mk_world *w = mk_ode_world_create(&cfg);
     ck_assert_ptr_nonnull(w);
     mk_world_add_ground(w);
     return w;
 }
 
-static double tilt_deg(const mk_transform *t) { return acos(fmin(1.0, fabs(t->R.m[2][2]))) * 180 / PI; }
+static mk_world *make_world(mk_narrowphase np, int growth) { return make_world_timed(np, growth, 0); }
 
 static void cube_points(mk_vec3 cube[8])
 {
     for (int k = 0; k < 8; ++k)
         cube[k] = (mk_vec3){kCube[3 * k], kCube[3 * k + 1], kCube[3 * k + 2]};
 }
+
+/* The demo's --by-pair table (demos/world.h): with by_pair, every dCollide
+ * call is counted under the kinds of its two bodies. A box resting on a box on
+ * the ground and a dConvex cube beside them: the per-pair calls and contacts
+ * add up to the step statistics' totals, box-box and box-plane calls are
+ * there with their time, and nothing is filed under a kind no body has. */
+START_TEST(pair_times_add_up)
+{
+    for (int np = 0; np < 2; ++np) {
+        mk_world *w = make_world_timed(np ? MK_NARROWPHASE_MINKOWSKI : MK_NARROWPHASE_STOCK, 0, 1);
+        mk_body_desc d = {0};
+        d.kind = MK_BODY_BOX;
+        d.size[0] = d.size[1] = d.size[2] = 0.1;
+        d.mass = 1;
+        d.pose = mk_transform_from_quat((mk_vec3){0, 0, 0.1}, (mk_quat){0, 0, 0, 1});
+        mk_world_add_body(w, &d);
+        d.pose = mk_transform_from_quat((mk_vec3){0.02, 0, 0.305}, (mk_quat){0, 0, 0.1, 0.995});
+        mk_world_add_body(w, &d);
+        mk_vec3 cube[8];
+        cube_points(cube);
+        mk_body_desc h = {0};
+        h.kind = MK_BODY_HULL;
+        h.points = cube;
+        h.num_points = 8;
+        h.mass = 1;
+        h.pose = mk_transform_from_quat((mk_vec3){0.21, 0, 0.11}, (mk_quat){0, 0, 0, 1});
+        mk_world_add_body(w, &h);
+        unsigned long long pairs = 0, contacts = 0;
+        for (int s = 0; s < 240; ++s) {
+            mk_step_stats st = mk_world_step(w);
+            pairs += (unsigned long long)st.pairs;
+            contacts += (unsigned long long)st.contacts;
+        }
+        const mk_pair_times *t = mk_world_pair_times(w);
+        ck_assert_ptr_nonnull(t);
+        unsigned long long calls = 0, points = 0;
+        for (int a = 0; a < MK_PAIR_KINDS; ++a)
+            for (int b = 0; b < MK_PAIR_KINDS; ++b) {
+                calls += t->calls[a][b], points += t->contacts[a][b];
+                const int known = (a == MK_BODY_BOX || a == MK_BODY_HULL || a == MK_PAIR_PLANE) &&
+                                  (b == MK_BODY_BOX || b == MK_BODY_HULL || b == MK_PAIR_PLANE) && a <= b;
+                ck_assert_msg(known || t->calls[a][b] == 0, "calls filed under kinds %d-%d", a, b);
+            }
+        ck_assert_uint_eq(calls, pairs);
+        ck_assert_uint_eq(points, contacts);
+        ck_assert_uint_gt(t->calls[MK_BODY_BOX][MK_BODY_BOX], 0);
+        ck_assert_uint_gt(t->calls[MK_BODY_BOX][MK_PAIR_PLANE], 0);
+        ck_assert(t->seconds[MK_BODY_BOX][MK_BODY_BOX] > 0 && t->seconds[MK_BODY_BOX][MK_PAIR_PLANE] > 0);
+        mk_world_destroy(w);
+        mk_world *plain = make_world(np ? MK_NARROWPHASE_MINKOWSKI : MK_NARROWPHASE_STOCK, 0);
+        ck_assert_ptr_null(mk_world_pair_times(plain));
+        mk_world_destroy(plain);
+    }
+}
+END_TEST
+
+static double tilt_deg(const mk_transform *t) { return acos(fmin(1.0, fabs(t->R.m[2][2]))) * 180 / PI; }
 
 /* A dConvex cube and a cone dropped on the ground (the cube yawed, both 10 to
  * 25 cm up) settle flat at their half heights, 0.1 and 0.15. Height bound
@@ -885,6 +942,7 @@ int main(void)
     tcase_add_loop_test(scenes, convex_and_cone_rest_flat, 0, 2); /* signed distance, growth distance */
     tcase_add_test(scenes, convex_stack_stands_10s);
     tcase_add_test(scenes, mixed_bodies_in_a_bin);
+    tcase_add_test(scenes, pair_times_add_up);
     suite_add_tcase(s, scenes);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
