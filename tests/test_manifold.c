@@ -1176,6 +1176,19 @@ START_TEST(deterministic_same_output)
 END_TEST
 
 
+/* A cylinder (radius rad, half height hh) at pose xf, pen deep in a ground
+ * box's top face: the scene and its manifold (speculative 2 cm), at least two
+ * points. */
+static void cylinder_on_ground(mk_transform xf, double rad, double hh, double pen, scene *s, mk_manifold *m)
+{
+    scene_init(s, V(0, 0, -1), -pen);
+    mk_shape_cylinder(&s->a, rad, hh, 0);
+    s->xa = xf;
+    ground_b(s, 5);
+    ck_assert_int_eq(run_scene(s, 0, 0.02, m), MK_OK);
+    ck_assert_int_ge(m->count, 2);
+}
+
 START_TEST(tilted_cap_keeps_exact_deepest_point)
 {
     /* A cylinder standing on its cap, tilted 0.05 rad (still a ring): the
@@ -1195,14 +1208,9 @@ START_TEST(tilted_cap_keeps_exact_deepest_point)
         mk_vec3 low = mk_transform_point(&xf, V(rad * down.x / l, rad * down.y / l, -hh));
         xf.p = V(uni(&r, -1, 1), uni(&r, -1, 1), -low.z - pen);
         scene s;
-        scene_init(&s, V(0, 0, -1), -pen);
-        mk_shape_cylinder(&s.a, rad, hh, 0);
-        s.xa = xf;
-        ground_b(&s, 5);
         mk_manifold m;
-        ck_assert_int_eq(run_scene(&s, 0, 0.02, &m), MK_OK);
+        cylinder_on_ground(xf, rad, hh, pen, &s, &m);
         check_common(&m, s.n, 0.02);
-        ck_assert_int_ge(m.count, 2);
         double deepest = -1;
         for (int i = 0; i < m.count; ++i)
             deepest = fmax(deepest, m.points[i].depth);
@@ -1239,13 +1247,8 @@ START_TEST(ring_samples_sit_on_the_rim)
         const mk_vec3 low = mk_transform_point(&xf, sample);
         xf.p = V(0.3, -0.2, -low.z - pen);
         scene s;
-        scene_init(&s, V(0, 0, -1), -pen);
-        mk_shape_cylinder(&s.a, rad, hh, 0);
-        s.xa = xf;
-        ground_b(&s, 5);
         mk_manifold m;
-        ck_assert_int_eq(run_scene(&s, 0, 0.02, &m), MK_OK);
-        ck_assert_int_ge(m.count, 2);
+        cylinder_on_ground(xf, rad, hh, pen, &s, &m);
         int deepest = 0;
         for (int i = 1; i < m.count; ++i)
             if (m.points[i].depth > m.points[deepest].depth)

@@ -6,6 +6,7 @@
 #include <minkowski/minkowski.h>
 
 #include "world.h"
+#include "world_pairs.h"
 
 #include <btBulletCollisionCommon.h>
 #include <BulletCollision/CollisionShapes/btConvexPointCloudShape.h>
@@ -296,51 +297,16 @@ START_TEST(resting_heights)
 }
 END_TEST
 
-// The demo's --by-pair table (demos/world.h): with by_pair, Bullet's near
-// callback is timed pair by pair under the kinds of the two bodies. A box on
-// a box on the ground and a box-shaped hull beside them: the per-pair calls and
-// contact points add up to the step statistics' totals (overlapping pairs,
-// points of every manifold), box-box and box-plane calls are there with their
-// time, and nothing is filed under a kind no body has.
+// The demo's --by-pair table (world_pairs.h): with by_pair, Bullet's near
+// callback is timed pair by pair under the kinds of the two bodies; without,
+// no table.
 START_TEST(pair_times_add_up)
 {
     mk_vec3 cube[8];
     for (int i = 0; i < 8; ++i)
         cube[i] = mk_vec3{i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1};
     for (int np = 0; np < 2; ++np) {
-        mk_world *w = make_world(mk_narrowphase(np), 0, 1);
-        mk_body_desc lower = box_desc(0.1, mk_vec3{0, 0, 0.1}, 0), upper = box_desc(0.1, mk_vec3{0.02, 0, 0.305}, 0.2);
-        mk_world_add_body(w, &lower);
-        mk_world_add_body(w, &upper);
-        mk_body_desc hd{};
-        hd.kind = MK_BODY_HULL;
-        hd.points = cube;
-        hd.num_points = 8;
-        hd.mass = 1;
-        hd.pose = mk_transform_from_quat(mk_vec3{0.215, 0, 0.11}, mk_quat{0, 0, 0, 1});
-        mk_world_add_body(w, &hd);
-        unsigned long long pairs = 0, contacts = 0;
-        for (int s = 0; s < 240; ++s) {
-            mk_step_stats st = mk_world_step(w);
-            pairs += (unsigned long long)st.pairs;
-            contacts += (unsigned long long)st.contacts;
-        }
-        const mk_pair_times *t = mk_world_pair_times(w);
-        ck_assert_ptr_nonnull(t);
-        unsigned long long calls = 0, points = 0;
-        for (int a = 0; a < MK_PAIR_KINDS; ++a)
-            for (int b = 0; b < MK_PAIR_KINDS; ++b) {
-                calls += t->calls[a][b], points += t->contacts[a][b];
-                const bool known = (a == MK_BODY_BOX || a == MK_BODY_HULL || a == MK_PAIR_PLANE) &&
-                                   (b == MK_BODY_BOX || b == MK_BODY_HULL || b == MK_PAIR_PLANE) && a <= b;
-                ck_assert_msg(known || t->calls[a][b] == 0, "calls filed under kinds %d-%d", a, b);
-            }
-        ck_assert_uint_eq(calls, pairs);
-        ck_assert_uint_eq(points, contacts);
-        ck_assert_uint_gt(t->calls[MK_BODY_BOX][MK_BODY_BOX], 0);
-        ck_assert_uint_gt(t->calls[MK_BODY_BOX][MK_PAIR_PLANE], 0);
-        ck_assert(t->seconds[MK_BODY_BOX][MK_BODY_BOX] > 0 && t->seconds[MK_BODY_BOX][MK_PAIR_PLANE] > 0);
-        mk_world_destroy(w);
+        check_pair_times(make_world(mk_narrowphase(np), 0, 1), cube);
         mk_world *plain = make_world(mk_narrowphase(np));
         ck_assert_ptr_null(mk_world_pair_times(plain));
         mk_world_destroy(plain);
