@@ -20,6 +20,7 @@
  * polytope lives in the caller's workspace: no heap, no recursion (the visible
  * region is a breadth-first list), every loop bounded. */
 #include <minkowski/epa.h>
+#include <float.h>
 #include <stdint.h>
 #include <string.h>
 #include "epa_seed.h"
@@ -1379,6 +1380,106 @@ static mk_real scale_of(const mk_gjk_result *g)
     return m;
 }
 
+static void sd_placeholder(mk_signed_distance_result *out, mk_status st);
+
+/* The core of a sphere (a point) or a capsule (a segment) in the world: its
+ * end points (equal for a sphere). 0 for other shapes. */
+static int segment_core(const mk_shape *s, const mk_transform *xf, mk_vec3 *p0, mk_vec3 *p1)
+{
+    if (s->type == MK_SHAPE_SPHERE) {
+        *p0 = *p1 = xf->p;
+        return 1;
+    }
+    if (s->type != MK_SHAPE_CAPSULE)
+        return 0;
+    const mk_real h = s->u.capsule.half_height;
+    *p0 = xf_apply(xf, v3(0, 0, -h));
+    *p1 = xf_apply(xf, v3(0, 0, h));
+    return 1;
+}
+
+static inline mk_real clamp01(mk_real x) { return x < 0 ? 0 : (x > 1 ? 1 : x); }
+
+/* Closest points a0 + s (a1 - a0), b0 + t (b1 - b0) of two segments (either
+ * may be a point), s and t in [0, 1]: the parameter of one segment for the
+ * other's point, clamped, then the other's for that point, clamped (exact for
+ * convex segments: the distance is convex in (s, t) and the clamps follow
+ * its minimum to the boundary). Parallel segments: s from b0's projection,
+ * one of the closest pairs. */
+static void closest_segment_points(mk_vec3 a0, mk_vec3 a1, mk_vec3 b0, mk_vec3 b1, mk_vec3 *pa, mk_vec3 *pb)
+{
+    const mk_vec3 u = v3_sub(a1, a0), v = v3_sub(b1, b0), w = v3_sub(a0, b0);
+    const mk_real a = v3_dot(u, u), e = v3_dot(v, v), f = v3_dot(v, w);
+    mk_real s = 0, t = 0;
+    if (!(a > 0) && !(e > 0)) {
+        s = t = 0;
+    } else if (!(a > 0)) {
+        t = clamp01(f / e);
+    } else {
+        const mk_real c = v3_dot(u, w);
+        if (!(e > 0)) {
+            s = clamp01(-c / a);
+        } else {
+            const mk_real b = v3_dot(u, v), den = a * e - b * b;
+            /* non-parallel: the lines' closest s, clamped; parallel (den at
+             * rounding level): any s, b0's projection */
+            s = den > 1e-12 * a * e ? clamp01((b * f - c * e) / den) : clamp01(-c / a);
+            t = (b * s + f) / e;
+            if (t < 0) {
+                t = 0;
+                s = clamp01(-c / a);
+            } else if (t > 1) {
+                t = 1;
+                s = clamp01((b - c) / a);
+            }
+        }
+    }
+    *pa = v3_madd(a0, s, u);
+    *pb = v3_madd(b0, t, v);
+}
+
+/* Spheres and capsules: the cores are points and segments, whose closest
+ * points have a closed form; the signed distance is their distance less the
+ * radii. Returns 0 (nothing written) when the cores touch to within
+ * MK_SD_TOUCHING of their size, where the normal is rounding (the general
+ * path decides there, as it does for every other pair). */
+static int rounded_segments(const mk_pair *pair, mk_gjk_cache *cache, mk_signed_distance_result *out)
+{
+    mk_vec3 a0, a1, b0, b1;
+    if (!segment_core(pair->a, &pair->xf_a, &a0, &a1) || !segment_core(pair->b, &pair->xf_b, &b0, &b1))
+        return 0;
+    mk_vec3 pa, pb;
+    closest_segment_points(a0, a1, b0, b1, &pa, &pb);
+    const mk_vec3 x = v3_sub(pb, pa);
+    const mk_real d = v3_len(x);
+    const mk_real scale = v3_max_abs(a0) + v3_max_abs(a1) + v3_max_abs(b0) + v3_max_abs(b1);
+    if (!(d > MK_SD_TOUCHING * scale) || !isfinite(d))
+        return 0;
+    const mk_vec3 n = v3_scale(x, 1 / d);
+    const mk_real ra = pair->a->radius, rb = pair->b->radius;
+    /* pa and pb are points of the cores up to their rounding (a few units
+     * in the last place of the coordinates): the bracket. */
+    const mk_real round = 16 * DBL_EPSILON * scale;
+    sd_placeholder(out, MK_GJK_SEPARATED);
+    out->distance = d - ra - rb;
+    out->upper_bound = d + round - ra - rb;
+    out->lower_bound = d - round - ra - rb;
+    out->normal = n;
+    out->point_a = v3_madd(pa, ra, n);
+    out->point_b = v3_madd(pb, -rb, n);
+    if (out->distance < 0) {
+        out->status = MK_PENETRATING;
+        out->epa_flags = MK_EPA_FLAG_CORES_SEPARATED;
+    }
+    if (cache) {
+        /* what GJK leaves: its iterate a - b in A's frame, no simplex */
+        cache->dir = m3_tmul(&pair->xf_a.R, v3_neg(x));
+        cache->count = 0;
+        cache->valid = 1;
+    }
+    return 1;
+}
+
 static void sd_placeholder(mk_signed_distance_result *out, mk_status st)
 {
     memset(out, 0, sizeof *out);
@@ -1405,6 +1506,8 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
         out->status = MK_WORKSPACE_TOO_SMALL;
         return MK_WORKSPACE_TOO_SMALL;
     }
+    if (rounded_segments(pair, cache, out))
+        return out->status;
 
     /* GJK on the cores: converged distances even where the radii overlap. A
      * local cache carries GJK's last support vertices (hill-climbing hints)

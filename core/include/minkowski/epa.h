@@ -133,7 +133,9 @@ typedef struct mk_signed_distance_result {
  * cores overlap) EPA. Continuous across touching: the value goes through 0 and
  * the normal stays that of the contact. Rounded shapes subtract r_A + r_B from
  * the core signed distance, so cores apart by less than the radii give a
- * negative distance from GJK alone.
+ * negative distance from GJK alone. Two spheres or capsules whose cores (a
+ * point, a segment) are apart take a closed form instead: the cores' closest
+ * points (0 GJK iterations; the cache then holds GJK's iterate, no simplex).
  *   gjk_settings, epa_settings: NULL for defaults. cache: NULL or the pair's
  *   warm-start cache (see mk_gjk_distance). workspace: at least
  *   mk_epa_workspace_size(epa max_iterations) bytes (checked up front, so a
