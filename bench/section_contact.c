@@ -25,6 +25,7 @@ typedef enum scenario {
     SC_HULL12,      /* random hulls of 12 points on random hulls */
     SC_HULL40,      /* of 40 points */
     SC_HULL_BOX,    /* hulls of 12 points on a large box */
+    SC_CAPSULES,    /* capsules lying across capsules (the closed form) */
     SC_BOX_PLANE,   /* a box on a plane (mk_collide_plane, as the plane scenarios below) */
     SC_HULL_PLANE,  /* hulls of 12 points resting on a face */
     SC_CAP_PLANE,   /* a cylinder standing on its cap */
@@ -35,7 +36,7 @@ typedef enum scenario {
 static const char *const SC_NAME[SC_COUNT] = {"box on box (yawed)",      "8-point hull boxes",
                                               "bevelled boxes (24 pts)", "hulls of 12 points",
                                               "hulls of 40 points",      "12-point hulls on a box",
-                                              "box on a plane",          "12-point hulls on a plane",
+                                              "capsules across capsules", "box on a plane",          "12-point hulls on a plane",
                                               "cylinder cap on a plane", "cylinder side on a plane"};
 
 /* Shape against the ground plane z = 0 rather than a shape pair. */
@@ -83,7 +84,7 @@ static mk_hull *make_hull(const mk_vec3 *p, int n)
 }
 
 typedef struct scene_data {
-    mk_shape box, hull8, bevelled, plane_box, ground, cylinder;
+    mk_shape box, hull8, bevelled, plane_box, ground, cylinder, capsule;
     mk_shape small[16], large[16];
     mk_hull *hulls[34];
     int nhulls;
@@ -99,7 +100,7 @@ static int make_shapes(scene_data *d, or_rng *rng)
         return 0;
     d->plane_box = d->box;
     if (mk_shape_box(&d->ground, (mk_vec3){1, 1, 0.1}, 0) != MK_OK ||
-        mk_shape_cylinder(&d->cylinder, 0.1, 0.15, 0) != MK_OK)
+        mk_shape_cylinder(&d->cylinder, 0.1, 0.15, 0) != MK_OK || mk_shape_capsule(&d->capsule, 0.05, 0.15) != MK_OK)
         return 0;
     for (int i = 0; i < 8; ++i)
         p[i] = (mk_vec3){i & 1 ? h : -h, i & 2 ? h : -h, i & 4 ? h : -h};
@@ -163,6 +164,13 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
             r[i].xa = yawed(0, 0, axis, (mk_vec3){0, 0, 0});
             r[i].xb = yawed(or_uniform(rng, -3, 3), or_uniform(rng, 0, 0.3), or_unit(rng),
                             (mk_vec3){or_uniform(rng, -0.5, 0.5), or_uniform(rng, -0.5, 0.5), 0.25});
+            break;
+        case SC_CAPSULES:
+            /* axes horizontal (along x, turned by yaw), the upper one across */
+            r[i].a = r[i].b = &d->capsule;
+            r[i].xa = yawed(yaw, 1.5707963267948966, (mk_vec3){0, 1, 0}, (mk_vec3){0, 0, 0});
+            r[i].xb = yawed(yaw + or_uniform(rng, 0.3, 1.5), 1.5707963267948966 + tilt, (mk_vec3){0, 1, 0},
+                            (mk_vec3){side.x, side.y, 0.1});
             break;
         case SC_BOX_PLANE:
             r[i].a = &d->plane_box;
