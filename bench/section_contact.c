@@ -165,13 +165,16 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
             r[i].xb = yawed(or_uniform(rng, -3, 3), or_uniform(rng, 0, 0.3), or_unit(rng),
                             (mk_vec3){or_uniform(rng, -0.5, 0.5), or_uniform(rng, -0.5, 0.5), 0.25});
             break;
-        case SC_CAPSULES:
-            /* axes horizontal (along x, turned by yaw), the upper one across */
+        case SC_CAPSULES: {
+            /* axes horizontal, along (cos a, sin a, 0): the z axis turned a
+             * quarter about (-sin a, cos a, 0); the upper one across the
+             * lower by 0.3-1.5 rad */
             r[i].a = r[i].b = &d->capsule;
-            r[i].xa = yawed(yaw, 1.5707963267948966, (mk_vec3){0, 1, 0}, (mk_vec3){0, 0, 0});
-            r[i].xb = yawed(yaw + or_uniform(rng, 0.3, 1.5), 1.5707963267948966 + tilt, (mk_vec3){0, 1, 0},
-                            (mk_vec3){side.x, side.y, 0.1});
+            const double a0 = yaw, a1 = yaw + or_uniform(rng, 0.3, 1.5);
+            r[i].xa = yawed(0, 1.5707963267948966, (mk_vec3){-sin(a0), cos(a0), 0}, (mk_vec3){0, 0, 0});
+            r[i].xb = yawed(0, 1.5707963267948966 + tilt, (mk_vec3){-sin(a1), cos(a1), 0}, (mk_vec3){side.x, side.y, 0.1});
             break;
+        }
         case SC_BOX_PLANE:
             r[i].a = &d->plane_box;
             r[i].xa = yawed(yaw, tilt, axis, (mk_vec3){side.x, side.y, 0});
