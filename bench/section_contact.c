@@ -53,7 +53,7 @@ static mk_transform yawed(double yaw, double tilt, mk_vec3 axis, mk_vec3 p)
     const double c = cos(0.5 * yaw), s = sin(0.5 * yaw);
     const double l = sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
     const double ct = cos(0.5 * tilt), st = sin(0.5 * tilt) / (l > 0 ? l : 1);
-    /* tilt about axis, then yaw about z */
+    /* q = qt qz: the yaw about z first, then the tilt about axis */
     const mk_quat qt = {st * axis.x, st * axis.y, st * axis.z, ct}, qz = {0, 0, s, c};
     const mk_quat q = {qt.w * qz.x + qt.x * qz.w + qt.y * qz.z - qt.z * qz.y,
                        qt.w * qz.y - qt.x * qz.z + qt.y * qz.w + qt.z * qz.x,
