@@ -94,9 +94,10 @@ typedef struct mk_ode_options {
      * time 0.91x stock with vanilla, 0.95x Nesterov, 0.94x Polyak; over seeds
      * 1-5 (one run each) medians 0.99x, 1.09x, 1.05x. Ten runs at ebbd8e9,
      * on a noisier machine: 1.07x, 0.93x, 0.94x; ten at ea1ce4e: 1.00x,
-     * 1.08x, 0.97x; the README's ten at c689359: 0.86x, 0.93x, 0.92x (ranges
-     * overlapping widely: the variants are close in this scene). The momentum
-     * variants pay off on cold queries (mk_bench). */
+     * 1.08x, 0.97x; ten at c689359: 0.86x, 0.93x, 0.92x; the README's ten at
+     * e1daa61: 1.01x, 1.02x, 1.07x (ranges overlapping widely: the variants are
+     * close in this scene). The momentum variants pay off on cold queries
+     * (mk_bench). */
     mk_gjk_variant variant;
     int normalize_dir;       /* eq. 33 of GJK++ */
     double tolerance;        /* on the GJK duality gap (m^2), default 1e-8 */
