@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "epa_seed.h"
+#include "segment.h"
 #include "support.h"
 
 /* ------------------------------------------------------------ constants */
@@ -1398,46 +1399,6 @@ static int segment_core(const mk_shape *s, const mk_transform *xf, mk_vec3 *p0, 
     return 1;
 }
 
-static inline mk_real clamp01(mk_real x) { return x < 0 ? 0 : (x > 1 ? 1 : x); }
-
-/* Closest points a0 + s (a1 - a0), b0 + t (b1 - b0) of two segments (either
- * may be a point), s and t in [0, 1]: the parameter of one segment for the
- * other's point, clamped, then the other's for that point, clamped (exact for
- * convex segments: the distance is convex in (s, t) and the clamps follow
- * its minimum to the boundary). Parallel segments: s from b0's projection,
- * one of the closest pairs. */
-static void closest_segment_points(mk_vec3 a0, mk_vec3 a1, mk_vec3 b0, mk_vec3 b1, mk_vec3 *pa, mk_vec3 *pb)
-{
-    const mk_vec3 u = v3_sub(a1, a0), v = v3_sub(b1, b0), w = v3_sub(a0, b0);
-    const mk_real a = v3_dot(u, u), e = v3_dot(v, v), f = v3_dot(v, w);
-    mk_real s = 0, t = 0;
-    if (!(a > 0) && !(e > 0)) {
-        s = t = 0;
-    } else if (!(a > 0)) {
-        t = clamp01(f / e);
-    } else {
-        const mk_real c = v3_dot(u, w);
-        if (!(e > 0)) {
-            s = clamp01(-c / a);
-        } else {
-            const mk_real b = v3_dot(u, v), den = a * e - b * b;
-            /* non-parallel: the lines' closest s, clamped; parallel (den at
-             * rounding level): any s, b0's projection */
-            s = den > 1e-12 * a * e ? clamp01((b * f - c * e) / den) : clamp01(-c / a);
-            t = (b * s + f) / e;
-            if (t < 0) {
-                t = 0;
-                s = clamp01(-c / a);
-            } else if (t > 1) {
-                t = 1;
-                s = clamp01((b - c) / a);
-            }
-        }
-    }
-    *pa = v3_madd(a0, s, u);
-    *pb = v3_madd(b0, t, v);
-}
-
 /* Spheres and capsules: the cores are points and segments, whose closest
  * points have a closed form; the signed distance is their distance less the
  * radii. Returns 0 (nothing written) when the cores touch to within
@@ -1448,8 +1409,10 @@ static int rounded_segments(const mk_pair *pair, mk_gjk_cache *cache, mk_signed_
     mk_vec3 a0, a1, b0, b1;
     if (!segment_core(pair->a, &pair->xf_a, &a0, &a1) || !segment_core(pair->b, &pair->xf_b, &b0, &b1))
         return 0;
-    mk_vec3 pa, pb;
-    closest_segment_points(a0, a1, b0, b1, &pa, &pb);
+    const mk_vec3 u = v3_sub(a1, a0), v = v3_sub(b1, b0);
+    mk_real s, t;
+    closest_on_segments(a0, u, b0, v, &s, &t);
+    const mk_vec3 pa = v3_madd(a0, s, u), pb = v3_madd(b0, t, v);
     const mk_vec3 x = v3_sub(pb, pa);
     const mk_real d = v3_len(x);
     const mk_real scale = v3_max_abs(a0) + v3_max_abs(a1) + v3_max_abs(b0) + v3_max_abs(b1);
