@@ -185,8 +185,8 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
             const mk_hull *h = r[i].a->u.hull.hull;
             const mk_vec3 f = h->face_normals[or_int(rng, h->num_faces)];
             const mk_vec3 down = {0, 0, -1};
-            const mk_vec3 ax = {f.y * down.z - f.z * down.y, f.z * down.x - f.x * down.z, f.x * down.y - f.y * down.x};
-            const double sa = sqrt(ax.x * ax.x + ax.y * ax.y + ax.z * ax.z), ca = -f.z;
+            const mk_vec3 ax = v3_cross(f, down);
+            const double sa = v3_len(ax), ca = -f.z;
             const mk_transform face_down = yawed(0, atan2(sa, ca), sa > 1e-12 ? ax : (mk_vec3){1, 0, 0}, side);
             const mk_transform spin = yawed(or_uniform(rng, -3, 3), tilt, axis, (mk_vec3){0, 0, 0});
             r[i].xa.R = m3_mul_m3(&spin.R, &face_down.R);

@@ -851,7 +851,7 @@ mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec
     if (!isfinite(spec) || !isfinite(c))
         return MK_INVALID_INPUT;
     mk_vec3 down = m3_tmul(&xf->R, v3_neg(n));
-    int low_vertex = -1; /* a hull's support vertex (the manifold starts from it) */
+    int low_vertex = -1; /* a hull's support vertex, set by its support (the manifold starts from it) */
     const mk_vec3 low_local = shape_support(shape, down, &low_vertex);
     mk_vec3 low = v3_madd(xf_apply(xf, low_local), -shape->radius, n);
     mk_real sd = v3_dot(n, low) - c;
@@ -860,8 +860,8 @@ mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec
     mk_status st = sd > 0 ? MK_GJK_SEPARATED : (sd < 0 ? MK_PENETRATING : MK_GJK_INTERSECTING);
     if (sd > spec)
         return st;
-    mk_status mst = mk_manifold_halfspace(shape, xf, n, c, spec, low_local, shape->type == MK_SHAPE_HULL ? low_vertex : -1,
-                                          MK_MANIFOLD_MAX_POINTS, out->points, &out->count);
+    mk_status mst = mk_manifold_halfspace(shape, xf, n, c, spec, low_local, low_vertex, MK_MANIFOLD_MAX_POINTS,
+                                          out->points, &out->count);
     if (mst != MK_OK) {
         empty_manifold(out);
         return mst;
