@@ -1324,16 +1324,26 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx
         p[q] = in_plane(&c[q], n);
         val[q] = INFINITY;
     }
-    int added = 0;
+    for (int added = 0; added < k - 1; ++added)
+        for (int q = 0; q < cnt; ++q) {
+            mk_real d = v3_len2(v3_sub(p[q], p[idx[added]]));
+            val[q] = d < val[q] ? d : val[q];
+        }
     while (k < cap) { /* bounded: k grows each pass or the loop ends */
-        for (; added < k; ++added)
-            for (int q = 0; q < cnt; ++q) {
-                mk_real d = v3_len2(v3_sub(p[q], p[idx[added]]));
-                val[q] = d < val[q] ? d : val[q];
-            }
-        int next = pick_max(c, val, cnt, tie_area, tie_area);
-        if (next < 0)
+        /* the newest point's distances, and the largest, in one pass */
+        const mk_vec3 pn = p[idx[k - 1]];
+        mk_real m = tie_area;
+        for (int q = 0; q < cnt; ++q) {
+            mk_real d = v3_len2(v3_sub(p[q], pn));
+            val[q] = d < val[q] ? d : val[q];
+            m = val[q] > m ? val[q] : m;
+        }
+        if (!(m > tie_area))
             break;
+        int next = -1; /* pick_max's choice: within the tie of m, the smallest id */
+        for (int q = 0; q < cnt; ++q)
+            if (val[q] >= m - tie_area && (next < 0 || c[q].id < c[next].id))
+                next = q;
         idx[k++] = next;
     }
     return k;
