@@ -349,6 +349,142 @@ START_TEST(plane_matches_box_standin)
 }
 END_TEST
 
+static int v3_same(mk_vec3 a, mk_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+/* Every field equal (not memcmp: the struct has padding). */
+static int same_point(const mk_manifold_point *p, const mk_manifold_point *q)
+{
+    return v3_same(p->point_a, q->point_a) && v3_same(p->point_b, q->point_b) && v3_same(p->position, q->position) &&
+           p->separation == q->separation && p->depth == q->depth && p->id == q->id;
+}
+
+/* mk_collide_plane_patch: with max_points 4 it is mk_collide_plane, point for
+ * point, on every shape family; with more, the four points are among its
+ * points (the reduction picks the same first four, then adds), every point
+ * lies on the plane and on the shape, and the deepest stays within the tie
+ * of the oracle's depth. Analytic: a bevelled box (each corner of a 0.2 m cube
+ * cut by 1 cm) flat on its octagon 1.2 mm deep gives the 8 octagon corners
+ * at that depth (4 with mk_collide_plane); a standing cylinder 8 rim points.
+ * Counts outside 4 .. 8, no output and a NaN pose are refused. */
+START_TEST(plane_patch_points)
+{
+    mk_collide_settings st = mk_collide_default_settings();
+    const double h = 0.1, cut = 0.01, deep = 0.0012;
+    mk_vec3 pts[24];
+    int k = 0;
+    for (int sx = -1; sx <= 1; sx += 2)
+        for (int sy = -1; sy <= 1; sy += 2)
+            for (int sz = -1; sz <= 1; sz += 2) {
+                pts[k++] = v3(sx * (h - cut), sy * h, sz * h);
+                pts[k++] = v3(sx * h, sy * (h - cut), sz * h);
+                pts[k++] = v3(sx * h, sy * h, sz * (h - cut));
+            }
+    mk_hull *bev;
+    ck_assert_int_eq(mk_hull_create(pts, 24, &bev), MK_OK);
+    mk_shape bevelled;
+    ck_assert_int_eq(mk_shape_hull(&bevelled, bev, 0), MK_OK);
+    const double yaw = 0.4;
+    mk_transform xf = mk_transform_from_quat(v3(0.3, -0.2, h - deep), (mk_quat){0, 0, sin(yaw / 2), cos(yaw / 2)});
+    mk_contact_patch_result pr;
+    mk_manifold m;
+    ck_assert_int_eq(mk_collide_plane_patch(&bevelled, &xf, v3(0, 0, 1), 0, &st, 8, &pr), MK_PENETRATING);
+    ck_assert_int_eq(pr.count, 8);
+    ck_assert_double_eq_tol(pr.normal.z, -1, 1e-15);
+    for (int i = 0; i < pr.count; ++i) {
+        const mk_vec3 q = m3_tmul(&xf.R, v3_sub(pr.points[i].point_a, xf.p)); /* in the box's frame */
+        const double ax = fabs(q.x), ay = fabs(q.y);
+        REQUIRE(fabs(q.z + h) <= 1e-12 && ((fabs(ax - (h - cut)) <= 1e-12 && fabs(ay - h) <= 1e-12) ||
+                                           (fabs(ax - h) <= 1e-12 && fabs(ay - (h - cut)) <= 1e-12)),
+                "point %d at %g %g %g: not an octagon corner", i, q.x, q.y, q.z);
+        ck_assert_double_eq_tol(pr.points[i].depth, deep, 1e-12);
+        ck_assert_double_eq_tol(pr.points[i].point_b.z, 0, 1e-12);
+        for (int j = 0; j < i; ++j)
+            ck_assert_uint_ne(pr.points[i].id, pr.points[j].id);
+    }
+    ck_assert_int_eq(mk_collide_plane(&bevelled, &xf, v3(0, 0, 1), 0, &st, &m), MK_PENETRATING);
+    ck_assert_int_eq(m.count, 4);
+    mk_shape cyl;
+    ck_assert_int_eq(mk_shape_cylinder(&cyl, 0.2, 0.3, 0), MK_OK);
+    mk_transform c = at(v3(2, 3, 0.29));
+    ck_assert_int_eq(mk_collide_plane_patch(&cyl, &c, v3(0, 0, 1), 0, &st, 8, &pr), MK_PENETRATING);
+    ck_assert_int_eq(pr.count, 8);
+    for (int i = 0; i < pr.count; ++i) {
+        ck_assert_double_eq_tol(pr.points[i].depth, 0.01, 1e-9);
+        ck_assert_double_eq_tol(hypot(pr.points[i].point_a.x - 2, pr.points[i].point_a.y - 3), 0.2, 1e-9);
+    }
+    /* refused */
+    ck_assert_int_eq(mk_collide_plane_patch(&cyl, &c, v3(0, 0, 1), 0, &st, 3, &pr), MK_INVALID_INPUT);
+    ck_assert_int_eq(pr.count, 0);
+    ck_assert_int_eq(mk_collide_plane_patch(&cyl, &c, v3(0, 0, 1), 0, &st, MK_MANIFOLD_MAX_PATCH_POINTS + 1, &pr),
+                     MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_collide_plane_patch(&cyl, &c, v3(0, 0, 1), 0, &st, 8, NULL), MK_INVALID_INPUT);
+    c.p.y = NAN;
+    ck_assert_int_eq(mk_collide_plane_patch(&cyl, &c, v3(0, 0, 1), 0, &st, 8, &pr), MK_INVALID_INPUT);
+    ck_assert_int_eq(pr.count, 0);
+
+    /* random shapes, tilts and planes, as plane_matches_box_standin */
+    or_rng r = or_rng_make(0x9a7c4);
+    or_hull_pool p12, p60;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 16, 60), MK_OK);
+    const int n = or_scaled(6000);
+    int more = 0;
+    for (int i = 0; i < n; ++i) {
+        mk_shape s;
+        or_random_shape(&r, (or_family)(i % OR_FAMILY_COUNT), &p12, &p60, &s);
+        mk_transform x = or_pose(&r, or_in_ball(&r, 3));
+        mk_vec3 nrm = or_unit(&r);
+        if (or_int(&r, 2)) { /* a face, cap or axis facing the plane */
+            mk_vec3 dl = v3(0, 0, or_int(&r, 2) ? 1 : -1);
+            if (s.type == MK_SHAPE_HULL && s.u.hull.hull->num_faces > 0)
+                dl = s.u.hull.hull->face_normals[or_int(&r, s.u.hull.hull->num_faces)];
+            nrm = v3_neg(m3_mul(&x.R, dl));
+        }
+        st.speculative = or_int(&r, 2) ? 0.01 : 0;
+        const double pc = -or_support_value(&s, &x, v3_neg(nrm)) - or_uniform(&r, -0.05, 0.02);
+        const double sd = -or_support_value(&s, &x, v3_neg(nrm)) - pc; /* the oracle's */
+        const mk_status s4 = mk_collide_plane(&s, &x, nrm, pc, &st, &m);
+        ck_assert_int_eq(mk_collide_plane_patch(&s, &x, nrm, pc, &st, 4, &pr), s4);
+        ck_assert_int_eq(pr.count, m.count);
+        for (int a = 0; a < m.count; ++a)
+            REQUIRE(same_point(&pr.points[a], &m.points[a]), "case %d: point %d differs from mk_collide_plane's", i, a);
+        const int cap = 5 + or_int(&r, MK_MANIFOLD_MAX_PATCH_POINTS - 4);
+        ck_assert_int_eq(mk_collide_plane_patch(&s, &x, nrm, pc, &st, cap, &pr), s4);
+        ck_assert_int_le(pr.count, cap);
+        ck_assert_int_ge(pr.count, m.count);
+        if (m.count == 0)
+            continue;
+        more += pr.count > m.count;
+        ck_assert_double_eq_tol(v3_dot(pr.normal, nrm), -1, 1e-12);
+        for (int a = 0; a < m.count; ++a) { /* the four among the patch's points */
+            int found = 0;
+            for (int b = 0; b < pr.count && !found; ++b)
+                found = same_point(&pr.points[b], &m.points[a]);
+            REQUIRE(found, "case %d (%s): point %d of mk_collide_plane is not among the patch's %d", i,
+                    or_family_name((or_family)(i % OR_FAMILY_COUNT)), a, pr.count);
+        }
+        mk_vec3 lo, hi;
+        mk_shape_local_aabb(&s, &lo, &hi);
+        const double size = 0.5 * v3_max_abs(v3_sub(hi, lo)), eps = 1e-9 * (1 + v3_max_abs(x.p) + size);
+        const double deepest = min_separation_patch(&pr);
+        REQUIRE(deepest >= sd - eps && deepest - sd <= (pr.count < cap ? eps : 1.1e-4 * size),
+                "case %d: deepest %.12g, oracle %.12g", i, deepest, sd);
+        for (int b = 0; b < pr.count; ++b) {
+            const mk_manifold_point *q = &pr.points[b];
+            REQUIRE(q->separation <= st.speculative + eps, "case %d: point %d beyond reach", i, b);
+            ck_assert_double_eq_tol(v3_dot(nrm, q->point_b), pc, eps);
+            ck_assert_double_eq_tol(v3_dot(nrm, q->point_a) - pc, q->separation, eps);
+            ck_assert(v3_dot(v3_neg(nrm), q->point_a) <= or_support_value(&s, &x, v3_neg(nrm)) + eps);
+        }
+    }
+    fprintf(stderr, "collide plane patch: %d cases, %d with more points than mk_collide_plane's\n", n, more);
+    ck_assert_int_gt(more, n / 20);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+    mk_hull_destroy(bev);
+}
+END_TEST
+
 /* Growth contact model: spheres 1 cm apart along a line through both centres
  * give exactly the signed distance (the growth ray is the centre line); two
  * boxes stacked 1 cm deep give the face normal and 4 points; a hull whose
@@ -1271,6 +1407,7 @@ int main(void)
     tcase_add_test(tc, agrees_with_signed_distance);
     tcase_add_test(tc, plane_contacts);
     tcase_add_test(tc, plane_matches_box_standin);
+    tcase_add_test(tc, plane_patch_points);
     tcase_add_test(tc, growth_model);
     tcase_add_test(tc, certificate_matches_full_pipeline);
     tcase_add_test(tc, certificate_cases);

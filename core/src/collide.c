@@ -830,13 +830,12 @@ mk_status mk_collide_patch(const mk_pair *pair, const mk_collide_settings *setti
 /* Against a half-space the signed distance is exact from one support call
  * (the shape's lowest point along -n: no GJK or EPA), and the contact feature
  * is the shape's feature facing the plane, kept whole (the plane has no sides
- * to clip against). */
-mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
-                           const mk_collide_settings *settings, mk_manifold *out)
+ * to clip against). Up to cap points into pts[0 .. *count), the normal into
+ * *normal; both entry points below start from *count = 0. */
+static mk_status plane_points(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
+                              const mk_collide_settings *settings, int cap, mk_manifold_point *pts, int *count,
+                              mk_vec3 *normal)
 {
-    if (!out)
-        return MK_INVALID_INPUT;
-    empty_manifold(out);
     if (!shape || !xf || !mk_is_valid_transform(xf) || !v3_finite(n) || !isfinite(c))
         return MK_INVALID_INPUT;
     mk_status v = mk_shape_validate(shape);
@@ -860,14 +859,33 @@ mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec
     mk_status st = sd > 0 ? MK_GJK_SEPARATED : (sd < 0 ? MK_PENETRATING : MK_GJK_INTERSECTING);
     if (sd > spec)
         return st;
-    mk_status mst = mk_manifold_halfspace(shape, xf, n, c, spec, low_local, low_vertex, MK_MANIFOLD_MAX_POINTS,
-                                          out->points, &out->count);
+    mk_status mst = mk_manifold_halfspace(shape, xf, n, c, spec, low_local, low_vertex, cap, pts, count);
     if (mst != MK_OK) {
-        empty_manifold(out);
+        *count = 0;
         return mst;
     }
-    out->normal = v3_neg(n);
+    *normal = v3_neg(n);
     return st;
+}
+
+mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
+                           const mk_collide_settings *settings, mk_manifold *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    empty_manifold(out);
+    return plane_points(shape, xf, n, c, settings, MK_MANIFOLD_MAX_POINTS, out->points, &out->count, &out->normal);
+}
+
+mk_status mk_collide_plane_patch(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
+                                 const mk_collide_settings *settings, int max_points, mk_contact_patch_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    empty(out);
+    if (max_points < MK_MANIFOLD_MAX_POINTS || max_points > MK_MANIFOLD_MAX_PATCH_POINTS)
+        return MK_INVALID_INPUT;
+    return plane_points(shape, xf, n, c, settings, max_points, out->points, &out->count, &out->normal);
 }
 
 mk_status mk_collide_growth(const mk_growth_input *in, const mk_collide_settings *settings, mk_growth_cache *cache,

@@ -132,6 +132,15 @@ MK_API mk_status mk_collide_patch(const mk_pair *pair, const mk_collide_settings
 MK_API mk_status mk_collide_plane(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
                                   const mk_collide_settings *settings, mk_manifold *out);
 
+/* mk_collide_plane with room for up to max_points contact points (4 ..
+ * MK_MANIFOLD_MAX_PATCH_POINTS), for engines that take more than four (ODE):
+ * a face with more corners than four is kept whole up to max_points (the
+ * reduction picks that many otherwise, a cap's rim of MK_MANIFOLD_RING_SAMPLES
+ * too). max_points = 4 gives mk_collide_plane's points. */
+MK_API mk_status mk_collide_plane_patch(const mk_shape *shape, const mk_transform *xf, mk_vec3 n, mk_real c,
+                                        const mk_collide_settings *settings, int max_points,
+                                        mk_contact_patch_result *out);
+
 /* The growth-distance contact model (growth.h): the normal is the growth
  * solution's (its support plane, A to B) and the pair's separation along it is
  * <point_b - point_a, normal> of the growth witnesses, 0 exactly at touching
