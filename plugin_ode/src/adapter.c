@@ -492,11 +492,17 @@ static int collide_plane(dGeomID o1, dGeomID o2, int max, dContactGeom *contact,
         return fail();
     dVector4 pl;
     dGeomPlaneGetParams(pg, pl);
-    mk_manifold m;
-    if (mk_collide_plane(&s, &xf, (mk_vec3){pl[0], pl[1], pl[2]}, pl[3], &G.settings, &m) >= MK_INVALID_INPUT)
+    /* as many points as ODE takes, up to the patch's (a bevelled box's
+     * octagon whole: no reduction to four) */
+    int cap = max < MK_MANIFOLD_MAX_PATCH_POINTS ? max : MK_MANIFOLD_MAX_PATCH_POINTS;
+    if (cap < MK_MANIFOLD_MAX_POINTS)
+        cap = MK_MANIFOLD_MAX_POINTS;
+    mk_contact_patch_result m;
+    if (mk_collide_plane_patch(&s, &xf, (mk_vec3){pl[0], pl[1], pl[2]}, pl[3], &G.settings, cap, &m) >=
+        MK_INVALID_INPUT)
         return fail();
     /* m.normal: shape -> half-space; ODE's: from g2 into g1. */
-    return emit(&m, plane_first ? 1.0 : -1.0, o1, o2, max, contact, skip);
+    return emit_points(m.points, m.count, m.normal, plane_first ? 1.0 : -1.0, o1, o2, max, contact, skip);
 }
 
 static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)

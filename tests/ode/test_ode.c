@@ -132,7 +132,7 @@ START_TEST(every_pair_kind)
             ck_assert_msg(after.calls == before.calls + 1, "pair %d/%d not answered by minkowski", i, j);
             ck_assert(after.calls_by_class[ca] == before.calls_by_class[ca] + 1);
             ck_assert(after.calls_by_class[cb] == before.calls_by_class[cb] + 1);
-            ck_assert_msg(n > 0 && n <= 4, "pair %d/%d: %d contacts", i, j, n);
+            ck_assert_msg(n > 0 && n <= 8, "pair %d/%d: %d contacts", i, j, n);
             for (int k = 0; k < n; ++k) {
                 const dContactGeom *g = at(c, k);
                 ck_assert(g->depth >= 0);
@@ -503,15 +503,38 @@ START_TEST(hand_built_contacts)
     ck_assert_double_eq_tol(s[0].geom.depth, 0.005, 1e-9);
 
     /* cone r 0.1, length 0.2, upright, base 2 mm deep: contacts on the rim,
-     * all 2 mm deep (4: the manifold's limit) */
+     * all 2 mm deep, as many as the caller takes up to the patch's 8 */
     dGeomID cone = mk_ode_create_cone(0, 0.1, 0.2);
     dGeomSetPosition(cone, 1, 1, 0.098);
-    check_pair(cone, floor, 4, 0.002, up, "cone base-plane");
-    ck_assert_int_eq(dCollide(cone, floor, 8, &c[0].geom, (int)sizeof(dContact)), 4);
-    for (int k = 0; k < 4; ++k) {
+    check_pair(cone, floor, 8, 0.002, up, "cone base-plane");
+    ck_assert_int_eq(dCollide(cone, floor, 8, &c[0].geom, (int)sizeof(dContact)), 8);
+    for (int k = 0; k < 8; ++k) {
         double rr = hypot(c[k].geom.pos[0] - 1, c[k].geom.pos[1] - 1);
         ck_assert_msg(fabs(rr - 0.1) < 1e-9, "cone rim contact at radius %g", rr);
     }
+    ck_assert_int_eq(dCollide(cone, floor, 4, &c[0].geom, (int)sizeof(dContact)), 4);
+    ck_assert_int_eq(dCollide(cone, floor, 6, &c[0].geom, (int)sizeof(dContact)), 6);
+
+    /* a dConvex box with every corner cut by 1 cm (the demo's hull stack),
+     * flat on its octagon 1.2 mm deep: the 8 octagon corners at that depth,
+     * as ODE's own convex-plane collider gives them */
+    dReal bev[72];
+    int nb = 0;
+    for (int sx = -1; sx <= 1; sx += 2)
+        for (int sy = -1; sy <= 1; sy += 2)
+            for (int sz = -1; sz <= 1; sz += 2) {
+                const double q[3][3] = {{sx * 0.09, sy * 0.1, sz * 0.1}, {sx * 0.1, sy * 0.09, sz * 0.1},
+                                        {sx * 0.1, sy * 0.1, sz * 0.09}};
+                for (int j = 0; j < 3; ++j, ++nb)
+                    bev[3 * nb] = q[j][0], bev[3 * nb + 1] = q[j][1], bev[3 * nb + 2] = q[j][2];
+            }
+    dGeomID bevelled = mk_ode_create_convex(0, bev, nb);
+    dRFromAxisAndAngle(R, 0, 0, 1, 0.3);
+    dGeomSetRotation(bevelled, R);
+    dGeomSetPosition(bevelled, -3, 1, 0.1 - 0.0012);
+    check_pair(bevelled, floor, 8, 0.0012, up, "bevelled dConvex-plane");
+    ck_assert_int_eq(mk_ode_stock_collider(dConvexClass, dPlaneClass, NULL)(bevelled, floor, 8, &s[0].geom, (int)sizeof(dContact)), 8);
+    ck_assert_int_eq(dCollide(bevelled, floor, 4, &c[0].geom, (int)sizeof(dContact)), 4);
 
     /* capsule r 0.05, segment 0.2 along x, lying 3 mm deep on a box top at z 0:
      * two contacts (segment ends over the face), depth 0.003, normal +z into the capsule */
@@ -555,7 +578,7 @@ START_TEST(hand_built_contacts)
 
     ck_assert_int_eq((int)mk_ode_get_stats().failures, 0);
     dGeomDestroy(ball), dGeomDestroy(b2), dGeomDestroy(box), dGeomDestroy(cone), dGeomDestroy(slab), dGeomDestroy(cap);
-    dGeomDestroy(egg), dGeomDestroy(hull), destroy_kind(cvx), dGeomDestroy(floor), dGeomDestroy(low), dGeomDestroy(high);
+    dGeomDestroy(egg), dGeomDestroy(hull), destroy_kind(cvx), destroy_kind(bevelled), dGeomDestroy(floor), dGeomDestroy(low), dGeomDestroy(high);
     teardown();
 }
 END_TEST
@@ -684,7 +707,7 @@ START_TEST(shutdown_and_reinit)
     dGeomID floor = dCreatePlane(0, 0, 0, 1, 0);
     dGeomSetPosition(cone, 0, 0, 0.099);
     dContact c[8];
-    ck_assert_int_eq(dCollide(cone, floor, 8, &c[0].geom, (int)sizeof(dContact)), 4);
+    ck_assert_int_eq(dCollide(cone, floor, 8, &c[0].geom, (int)sizeof(dContact)), 8);
     dGeomDestroy(cone), dGeomDestroy(floor);
     teardown();
 }

@@ -29,7 +29,11 @@
  * eight corners of a yawed box on a box, as ODE's own box-box does: with four
  * of them a 10-high stack of boxes yawed 0.05 rad per level crept 2.5-3 times
  * as far sideways in 10 s, 4.3 cm against 1.7 cm for dBox, 2.5 against 0.8
- * cm for dConvex cubes; stock ODE's box-box: 1.5 cm). With
+ * cm for dConvex cubes; stock ODE's box-box: 1.5 cm). Against a dPlane
+ * (mk_collide_plane_patch) as many as the caller takes up to 8 in one pass:
+ * a face with up to 8 corners whole, as ODE's own convex-plane gives them
+ * (a bevelled box's octagon: 8 points instead of 4 picked, and about half
+ * the time), a cap's rim as 8 of its samples. With
  * CONTACTS_UNIMPORTANT the Boolean GJK query (early exit) decides and one
  * contact is computed only for a pair that intersects.
  *
