@@ -28,6 +28,7 @@ typedef enum scenario {
     SC_CAPSULES,    /* capsules lying across capsules (the closed form) */
     SC_BOX_PLANE,   /* a box on a plane (mk_collide_plane, as the plane scenarios below) */
     SC_HULL_PLANE,  /* hulls of 12 points resting on a face */
+    SC_BEVEL_PLANE, /* a bevelled box on its octagon */
     SC_CAP_PLANE,   /* a cylinder standing on its cap */
     SC_SIDE_PLANE,  /* a cylinder lying on its side */
     SC_COUNT
@@ -37,6 +38,7 @@ static const char *const SC_NAME[SC_COUNT] = {"box on box (yawed)",      "8-poin
                                               "bevelled boxes (24 pts)", "hulls of 12 points",
                                               "hulls of 40 points",      "12-point hulls on a box",
                                               "capsules across capsules", "box on a plane",          "12-point hulls on a plane",
+                                              "bevelled box on a plane",
                                               "cylinder cap on a plane", "cylinder side on a plane"};
 
 /* Shape against the ground plane z = 0 rather than a shape pair. */
@@ -176,7 +178,8 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
             break;
         }
         case SC_BOX_PLANE:
-            r[i].a = &d->plane_box;
+        case SC_BEVEL_PLANE:
+            r[i].a = sc == SC_BOX_PLANE ? &d->plane_box : &d->bevelled;
             r[i].xa = yawed(yaw, tilt, axis, (mk_vec3){side.x, side.y, 0});
             break;
         case SC_HULL_PLANE: {
@@ -214,8 +217,10 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
     return 1;
 }
 
-/* One pass: every pair, step after step; returns contacts written. */
-static long pass(scenario sc, rest_pair *r, int n, const mk_collide_settings *s, int step0)
+/* One pass: every pair, step after step; returns contacts written. Plane
+ * scenarios take up to cap points (4: mk_collide_plane, as Bullet's adapter;
+ * more: mk_collide_plane_patch, as ODE's). */
+static long pass(scenario sc, rest_pair *r, int n, const mk_collide_settings *s, int cap, int step0)
 {
     long contacts = 0;
     for (int k = step0; k < step0 + CONTACT_STEPS; ++k)
@@ -224,9 +229,15 @@ static long pass(scenario sc, rest_pair *r, int n, const mk_collide_settings *s,
             if (on_plane(sc)) {
                 mk_transform x = r[i].xa;
                 x.p.z += w;
-                mk_manifold m;
-                mk_collide_plane(r[i].a, &x, (mk_vec3){0, 0, 1}, 0, s, &m);
-                contacts += m.count;
+                if (cap > MK_MANIFOLD_MAX_POINTS) {
+                    mk_contact_patch_result m;
+                    mk_collide_plane_patch(r[i].a, &x, (mk_vec3){0, 0, 1}, 0, s, cap, &m);
+                    contacts += m.count;
+                } else {
+                    mk_manifold m;
+                    mk_collide_plane(r[i].a, &x, (mk_vec3){0, 0, 1}, 0, s, &m);
+                    contacts += m.count;
+                }
                 continue;
             }
             mk_transform xb = yawed(turn, 0, (mk_vec3){1, 0, 0}, (mk_vec3){0, 0, 0});
@@ -255,7 +266,7 @@ void section_contact(const bench_opts *o)
     printf("ns/call: median over %d passes (after one untimed); shortcut: calls whose depth came from the resting\n"
            "shortcut (no GJK or EPA); certificate: calls answered as apart by the cached certificate.\n",
            o->runs);
-    printf("  %-26s %9s %9s %9s %9s %11s\n", "scenario", "ns/call", "min", "points", "shortcut", "certificate");
+    printf("  %-30s %9s %9s %9s %9s %11s\n", "scenario", "ns/call", "min", "points", "shortcut", "certificate");
     or_rng rng = or_rng_make(o->seed ^ 0xc0a7ac7ull);
     scene_data d;
     memset(&d, 0, sizeof d);
@@ -271,31 +282,39 @@ void section_contact(const bench_opts *o)
     const mk_collide_settings s = mk_collide_default_settings();
     for (int sc = 0; sc < SC_COUNT; ++sc) {
         if (!make_pairs((scenario)sc, &d, &rng, r, n, ws, bytes)) {
-            printf("  %-26s (could not place the pairs)\n", SC_NAME[sc]);
+            printf("  %-30s (could not place the pairs)\n", SC_NAME[sc]);
             continue;
         }
-        volatile long sink = pass((scenario)sc, r, n, &s, 0);
-        for (int i = 0; i < n; ++i)
-            r[i].cache.skipped = r[i].cache.shortcuts = 0;
-        long contacts = 0;
-        for (int k = 0; k < o->runs; ++k) {
-            const double t0 = bench_now_ns();
-            contacts += pass((scenario)sc, r, n, &s, CONTACT_STEPS * (k + 1));
-            t[k] = (bench_now_ns() - t0) / ((double)n * CONTACT_STEPS);
+        /* plane scenarios twice: 4 points (Bullet's use), 8 (ODE's); pairs 8 */
+        const int caps[2] = {MK_MANIFOLD_MAX_POINTS, MK_MANIFOLD_MAX_PATCH_POINTS};
+        for (int ci = on_plane(sc) ? 0 : 1; ci < 2; ++ci) {
+            const int cap = caps[ci];
+            volatile long sink = pass((scenario)sc, r, n, &s, cap, 0);
+            for (int i = 0; i < n; ++i)
+                r[i].cache.skipped = r[i].cache.shortcuts = 0;
+            long contacts = 0;
+            for (int k = 0; k < o->runs; ++k) {
+                const double t0 = bench_now_ns();
+                contacts += pass((scenario)sc, r, n, &s, cap, CONTACT_STEPS * (k + 1));
+                t[k] = (bench_now_ns() - t0) / ((double)n * CONTACT_STEPS);
+            }
+            sink += contacts;
+            (void)sink;
+            unsigned long long shortcuts = 0, skipped = 0;
+            for (int i = 0; i < n; ++i)
+                shortcuts += r[i].cache.shortcuts, skipped += r[i].cache.skipped;
+            qsort(t, (size_t)o->runs, sizeof *t, cmp_double);
+            const double calls = (double)n * CONTACT_STEPS * o->runs;
+            if (on_plane(sc)) {
+                char name[64];
+                snprintf(name, sizeof name, "%s, %d", SC_NAME[sc], cap);
+                printf("  %-30s %9.0f %9.0f %9.2f %9s %11s\n", name, t[o->runs / 2], t[0], contacts / calls, "-",
+                       "-");
+            } else {
+                printf("  %-30s %9.0f %9.0f %9.2f %8.0f%% %10.0f%%\n", SC_NAME[sc], t[o->runs / 2], t[0],
+                       contacts / calls, 100 * shortcuts / calls, 100 * skipped / calls);
+            }
         }
-        sink += contacts;
-        (void)sink;
-        unsigned long long shortcuts = 0, skipped = 0;
-        for (int i = 0; i < n; ++i)
-            shortcuts += r[i].cache.shortcuts, skipped += r[i].cache.skipped;
-        qsort(t, (size_t)o->runs, sizeof *t, cmp_double);
-        const double calls = (double)n * CONTACT_STEPS * o->runs;
-        if (on_plane(sc))
-            printf("  %-26s %9.0f %9.0f %9.2f %9s %11s\n", SC_NAME[sc], t[o->runs / 2], t[0], contacts / calls, "-",
-                   "-");
-        else
-            printf("  %-26s %9.0f %9.0f %9.2f %8.0f%% %10.0f%%\n", SC_NAME[sc], t[o->runs / 2], t[0],
-                   contacts / calls, 100 * shortcuts / calls, 100 * skipped / calls);
     }
 done:
     for (int i = 0; i < d.nhulls; ++i)
