@@ -349,6 +349,23 @@ START_TEST(plane_matches_box_standin)
 }
 END_TEST
 
+/* Bevelled box hull (the demo's stack body): a cube of half side h with every
+ * corner cut by c along each axis, 24 points. */
+static mk_hull *bevelled_box(double h, double c)
+{
+    mk_vec3 pts[24];
+    int k = 0;
+    for (int sx = -1; sx <= 1; sx += 2)
+        for (int sy = -1; sy <= 1; sy += 2)
+            for (int sz = -1; sz <= 1; sz += 2) {
+                pts[k++] = v3(sx * (h - c), sy * h, sz * h);
+                pts[k++] = v3(sx * h, sy * (h - c), sz * h);
+                pts[k++] = v3(sx * h, sy * h, sz * (h - c));
+            }
+    mk_hull *hull = NULL;
+    return mk_hull_create(pts, k, &hull) == MK_OK ? hull : NULL;
+}
+
 static int v3_same(mk_vec3 a, mk_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
 /* Every field equal (not memcmp: the struct has padding). */
@@ -370,17 +387,8 @@ START_TEST(plane_patch_points)
 {
     mk_collide_settings st = mk_collide_default_settings();
     const double h = 0.1, cut = 0.01, deep = 0.0012;
-    mk_vec3 pts[24];
-    int k = 0;
-    for (int sx = -1; sx <= 1; sx += 2)
-        for (int sy = -1; sy <= 1; sy += 2)
-            for (int sz = -1; sz <= 1; sz += 2) {
-                pts[k++] = v3(sx * (h - cut), sy * h, sz * h);
-                pts[k++] = v3(sx * h, sy * (h - cut), sz * h);
-                pts[k++] = v3(sx * h, sy * h, sz * (h - cut));
-            }
-    mk_hull *bev;
-    ck_assert_int_eq(mk_hull_create(pts, 24, &bev), MK_OK);
+    mk_hull *bev = bevelled_box(h, cut);
+    ck_assert_ptr_nonnull(bev);
     mk_shape bevelled;
     ck_assert_int_eq(mk_shape_hull(&bevelled, bev, 0), MK_OK);
     const double yaw = 0.4;
@@ -763,23 +771,6 @@ START_TEST(certificate_cases)
     ck_assert_int_eq(mk_collide_cached(&p, &s, NULL, &m), MK_GJK_SEPARATED); /* plain mk_collide */
 }
 END_TEST
-
-/* Bevelled box hull (the demo's stack body): a cube of half side h with every
- * corner cut by c along each axis, 24 points. */
-static mk_hull *bevelled_box(double h, double c)
-{
-    mk_vec3 pts[24];
-    int k = 0;
-    for (int sx = -1; sx <= 1; sx += 2)
-        for (int sy = -1; sy <= 1; sy += 2)
-            for (int sz = -1; sz <= 1; sz += 2) {
-                pts[k++] = v3(sx * (h - c), sy * h, sz * h);
-                pts[k++] = v3(sx * h, sy * (h - c), sz * h);
-                pts[k++] = v3(sx * h, sy * h, sz * (h - c));
-            }
-    mk_hull *hull = NULL;
-    return mk_hull_create(pts, k, &hull) == MK_OK ? hull : NULL;
-}
 
 /* Overlap of the pair along the world unit n (A to B), from the oracle's
  * support formulas: >= the penetration depth, equal to it on the right normal. */
