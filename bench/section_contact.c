@@ -26,6 +26,8 @@ typedef enum scenario {
     SC_HULL40,      /* of 40 points */
     SC_HULL_BOX,    /* hulls of 12 points on a large box */
     SC_CAPSULES,    /* capsules lying across capsules (the closed form) */
+    SC_CYL_SIDE,    /* cylinders lying on their side on a large box */
+    SC_CYL_CAP,     /* cylinders standing on their cap on a large box */
     SC_BOX_PLANE,   /* a box on a plane (mk_collide_plane, as the plane scenarios below) */
     SC_HULL_PLANE,  /* hulls of 12 points resting on a face */
     SC_BEVEL_PLANE, /* a bevelled box on its octagon */
@@ -37,7 +39,8 @@ typedef enum scenario {
 static const char *const SC_NAME[SC_COUNT] = {"box on box (yawed)",      "8-point hull boxes",
                                               "bevelled boxes (24 pts)", "hulls of 12 points",
                                               "hulls of 40 points",      "12-point hulls on a box",
-                                              "capsules across capsules", "box on a plane",          "12-point hulls on a plane",
+                                              "capsules across capsules", "cylinders lying on a box",
+                                              "cylinders standing on a box", "box on a plane",          "12-point hulls on a plane",
                                               "bevelled box on a plane",
                                               "cylinder cap on a plane", "cylinder side on a plane"};
 
@@ -196,6 +199,15 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
             r[i].xa.p = side;
             break;
         }
+        case SC_CYL_SIDE:
+        case SC_CYL_CAP:
+            r[i].a = &d->ground;
+            r[i].b = &d->cylinder;
+            r[i].xa = yawed(0, 0, axis, (mk_vec3){0, 0, 0});
+            r[i].xb = yawed(yaw, sc == SC_CYL_SIDE ? 1.5707963267948966 + tilt : tilt,
+                            sc == SC_CYL_SIDE ? (mk_vec3){1, 0, 0} : axis,
+                            (mk_vec3){side.x, side.y, sc == SC_CYL_SIDE ? 0.2 : 0.25});
+            break;
         case SC_CAP_PLANE:
         case SC_SIDE_PLANE:
             r[i].a = &d->cylinder;
