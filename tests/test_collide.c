@@ -907,6 +907,89 @@ START_TEST(resting_shortcut_matches_oracle)
 }
 END_TEST
 
+/* Curved resting contacts (cylinder on cylinder, cone, ellipsoid, 12-point
+ * hull, box; random poses settled 0.05-3 mm deep, then jittering by up to
+ * 0.05 mm and 1 mrad a step, now and then by 2 mm and 0.05 rad): after the
+ * first call the depth comes from EPA seeded around the cached normal
+ * (collide.c's curved path). Every step against GJK + EPA from scratch (our
+ * signed distance, no cache): the deepest point within the manifold's depth
+ * tie of its depth (the patch's points may lie on a reference face whose
+ * normal is not the signed distance's), and the overlap along
+ * the normal the call used (the oracle's support formulas, independent of
+ * both) equal to that depth: the normal minimises the overlap, so the depth
+ * is certified, not just an upper bound. The curved path must answer most
+ * steps. */
+START_TEST(curved_resting_matches_signed_distance)
+{
+    or_rng r = or_rng_make(0xc0e7ed);
+    or_hull_pool p12;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
+    const or_family others[5] = {OR_CYLINDER, OR_CONE, OR_ELLIPSOID, OR_HULL12, OR_BOX};
+    const int sequences = or_scaled(150), steps = 30;
+    const size_t bytes = mk_epa_workspace_size(mk_epa_default_settings().max_iterations);
+    void *ws = malloc(bytes);
+    ck_assert_ptr_nonnull(ws);
+    long checked = 0, answered = 0, resting = 0;
+    for (int q = 0; q < sequences; ++q) {
+        mk_shape a, b;
+        or_random_shape(&r, OR_CYLINDER, &p12, &p12, &a);
+        or_random_shape(&r, others[q % 5], &p12, &p12, &b);
+        mk_transform xa, xb;
+        or_place_pair(&r, &a, &b, 0.01, &xa, &xb);
+        /* settled: B slid along the signed-distance normal to the depth */
+        const double pen = or_uniform(&r, 5e-5, 3e-3);
+        for (int it = 0; it < 4; ++it) {
+            mk_pair p = {&a, xa, &b, xb};
+            mk_signed_distance_result sd;
+            ck_assert_int_lt(mk_signed_distance(&p, NULL, NULL, NULL, ws, bytes, &sd), MK_INVALID_INPUT);
+            xb.p = v3_madd(xb.p, -(sd.distance + pen), sd.normal);
+        }
+        mk_collide_settings s = mk_collide_default_settings();
+        mk_collide_cache cc;
+        memset(&cc, 0, sizeof cc);
+        for (int k = 0; k < steps; ++k) {
+            mk_pair p = {&a, xa, &b, xb};
+            mk_signed_distance_result ref;
+            ck_assert_int_lt(mk_signed_distance(&p, NULL, NULL, NULL, ws, bytes, &ref), MK_INVALID_INPUT);
+            const unsigned long long before = cc.shortcuts;
+            mk_contact_patch_result pr;
+            const mk_status st = mk_collide_patch(&p, &s, &cc, 8, &pr);
+            ck_assert_int_lt(st, MK_INVALID_INPUT);
+            const int shortcut = cc.shortcuts != before;
+            if (ref.distance < -1e-6) {
+                ++resting;
+                answered += shortcut && cc.curved;
+                REQUIRE(pr.count > 0, "seq %d step %d: no points at depth %g", q, k, -ref.distance);
+                REQUIRE(cc.hint_valid, "seq %d step %d: no normal kept", q, k);
+                const double ov = overlap_along(&p, m3_mul(&xa.R, cc.hint_normal));
+                REQUIRE(fabs(ov + ref.distance) <= 2e-8 + 1e-12 * fabs(ref.distance),
+                        "seq %d step %d (curved %d): overlap %.15g along the normal, depth %.15g", q, k,
+                        shortcut && cc.curved, ov, -ref.distance);
+                mk_vec3 lo, hi;
+                mk_shape_local_aabb(&a, &lo, &hi);
+                const double ea = 0.5 * v3_max_abs(v3_sub(hi, lo));
+                mk_shape_local_aabb(&b, &lo, &hi);
+                const double tie = 1.1e-4 * fmin(ea, 0.5 * v3_max_abs(v3_sub(hi, lo))) + 2e-8;
+                const double sep = min_separation_patch(&pr);
+                REQUIRE(fabs(sep - ref.distance) <= tie,
+                        "seq %d step %d: deepest %.15g, signed distance %.15g", q, k, sep, ref.distance);
+                ++checked;
+            }
+            /* jitter, now and then a jolt */
+            const int jolt = or_int(&r, 10) == 0;
+            xb.p = v3_add(xb.p, or_in_ball(&r, jolt ? 2e-3 : 5e-5));
+            turn(&xb, or_unit(&r), or_uniform(&r, 0, jolt ? 0.05 : 1e-3), xb.p);
+        }
+    }
+    fprintf(stderr, "collide curved resting: %d sequences x %d steps, %ld overlapping (%ld by the curved path), "
+                    "%ld checked\n", sequences, steps, resting, answered, checked);
+    ck_assert_int_gt(checked, sequences * steps / 3);
+    ck_assert_int_gt(answered * 2, resting);
+    free(ws);
+    or_hull_pool_free(&p12);
+}
+END_TEST
+
 /* The shortcut's backoff (mk_collide_cache): a bevelled box hull on a box of
  * its size, with a 0.05 rad yaw and a 1e-4 rad tilt, cross edge on edge, where
  * the shortcut cannot certify a depth (two hulls would take its face-pair
@@ -1406,6 +1489,7 @@ int main(void)
     tcase_add_test(tc, resting_shortcut_edge_on_edge);
     tcase_add_test(tc, resting_face_pair_matches_oracle);
     tcase_add_test(tc, resting_shortcut_backoff);
+    tcase_add_test(tc, curved_resting_matches_signed_distance);
     tcase_add_test(tc, box_sat_matches_oracle);
     tcase_add_test(tc, box_sat_small_box_on_huge_ground);
     tcase_add_test(tc, hull_boxes_take_the_box_path);

@@ -448,6 +448,82 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
            mk_epa_from_points(pair, a, b, 5, &st, ws, sizeof ws, sd);
 }
 
+/* A core with a curved surface (a user shape may have one): D then has
+ * curved pieces, where EPA's gap closes by halves, not in a few supports as
+ * on polytopes (a sphere's or capsule's core is a point or a segment). */
+static int curved_core(const mk_shape *s)
+{
+    return s->type == MK_SHAPE_CYLINDER || s->type == MK_SHAPE_CONE || s->type == MK_SHAPE_ELLIPSOID ||
+           s->type == MK_SHAPE_USER;
+}
+
+/* Tilts of the curved seed's two rings of supports around the hinted normal
+ * (radians): a fine ring for the turn of a resting pair in a step, a coarse
+ * one (the face shortcut's) to catch a larger turn. */
+#define MK_COLLIDE_CURVED_FINE 1e-3
+#define MK_COLLIDE_CURVED_POINTS 10
+
+/* A resting pair whose contact is not a face of D (curved on curved: a
+ * cylinder across a cylinder, a cone's rim on a capsule), where the face
+ * shortcut cannot close EPA's gap: EPA (mk_epa_from_points) from D's supports
+ * along the hinted normal n, along two rings of directions tilted around it
+ * (MK_COLLIDE_CURVED_FINE and MK_COLLIDE_HINT_TILT) and opposite it. When the
+ * contact normal turned by less than the tilts since the hint, their hull
+ * holds the origin and its faces over the contact are already small: EPA
+ * refines from there instead of from GJK's simplex (on a cylinder across a
+ * cylinder the gap halves per support, so a start ~1e-3 rad from the answer
+ * saves most of the thirty supports a cold EPA makes). Certified as EPA
+ * always is; returns 1 with *sd written, 0 (the origin outside the seed, a
+ * flat seed, the budget) to let GJK + EPA answer. */
+static int curved_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *es, int hint_a, int hint_b,
+                      mk_signed_distance_result *sd)
+{
+    if (!curved_core(pair->a) && !curved_core(pair->b))
+        return 0;
+    mink k;
+    k.a = pair->a;
+    k.b = pair->b;
+    k.R = m3_tmul_m3(&pair->xf_a.R, &pair->xf_b.R);
+    k.p = m3_tmul(&pair->xf_a.R, v3_sub(pair->xf_b.p, pair->xf_a.p));
+    k.hint_a = hint_a;
+    k.hint_b = hint_b;
+    mk_vec3 t1, t2;
+    across(n, &t1, &t2);
+    /* azimuths i pi / 2 (fine ring) and pi / 4 + i pi / 2 (coarse ring) */
+    static const mk_real kc[8] = {1, 0, -1, 0, 0.70710678118654752, -0.70710678118654752, -0.70710678118654752,
+                                  0.70710678118654752};
+    static const mk_real ks[8] = {0, 1, 0, -1, 0.70710678118654752, 0.70710678118654752, -0.70710678118654752,
+                                  -0.70710678118654752};
+    mk_vec3 a[MK_COLLIDE_CURVED_POINTS], b[MK_COLLIDE_CURVED_POINTS], w[MK_COLLIDE_CURVED_POINTS];
+    int count = 0;
+    for (int i = 0; i < MK_COLLIDE_CURVED_POINTS; ++i) {
+        mk_vec3 d;
+        if (i < 8) {
+            const mk_real tilt = i < 4 ? MK_COLLIDE_CURVED_FINE : MK_COLLIDE_HINT_TILT;
+            d = v3_add(n, v3_scale(v3_add(v3_scale(t1, kc[i]), v3_scale(t2, ks[i])), tilt));
+        } else {
+            d = i == 8 ? n : v3_neg(n);
+        }
+        mk_vec3 pa, pb;
+        const mk_vec3 q = mink_support(&k, d, &pa, &pb);
+        int dup = 0; /* a vertex or an edge answers several directions */
+        for (int j = 0; j < count && !dup; ++j)
+            dup = w[j].x == q.x && w[j].y == q.y && w[j].z == q.z;
+        if (dup)
+            continue;
+        a[count] = pa, b[count] = pb, w[count] = q;
+        ++count;
+    }
+    if (count < 4)
+        return 0;
+    mk_epa_settings st = *es;
+    if (st.max_iterations > MK_COLLIDE_FACE_PAIR_ITER)
+        st.max_iterations = MK_COLLIDE_FACE_PAIR_ITER;
+    alignas(16) unsigned char ws[MK_COLLIDE_FACE_PAIR_BYTES];
+    return mk_epa_workspace_size(st.max_iterations) <= sizeof ws &&
+           mk_epa_from_points(pair, a, b, count, &st, ws, sizeof ws, sd);
+}
+
 /* ------------------------------------------------------------ the pipeline */
 
 /* What a full call learnt about the pair, for mk_collide_cache. */
@@ -458,6 +534,7 @@ typedef struct outcome {
     mk_vec3 normal; /* A's local frame */
     int shortcut;   /* the depth came from resting_shortcut */
     int face_pair;  /* ... by way of face_pair_epa */
+    int curved;     /* ... by way of curved_epa */
     int shortcut_missed; /* it was tried and could not answer */
 } outcome;
 
@@ -580,7 +657,11 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
          * kind of contact). */
         int got = SHORTCUT_NO;
         const int pair_first = memory->face_pair && v3_len2(n) > 0;
-        if (pair_first && face_pair_epa(pair, n, &s.epa, ha, hb, &sd)) {
+        const int curved_first = memory->curved && v3_len2(n) > 0;
+        if (curved_first && curved_epa(pair, n, &s.epa, ha, hb, &sd)) {
+            got = SHORTCUT_DONE;
+            oc->curved = 1;
+        } else if (pair_first && face_pair_epa(pair, n, &s.epa, ha, hb, &sd)) {
             got = SHORTCUT_DONE;
             oc->face_pair = 1;
         } else if (v3_len2(n) > 0) {
@@ -592,6 +673,10 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
                        face_pair_epa(pair, n, &s.epa, ha, hb, &sd)) {
                 got = SHORTCUT_DONE;
                 oc->face_pair = 1;
+            }
+            if (got != SHORTCUT_DONE && !curved_first && curved_epa(pair, n, &s.epa, ha, hb, &sd)) {
+                got = SHORTCUT_DONE;
+                oc->curved = 1;
             }
         }
         if (got == SHORTCUT_DONE) {
@@ -784,6 +869,7 @@ static mk_status collide_cached(const mk_pair *pair, const mk_collide_settings *
         cache->hint_normal = oc.normal;
     cache->shortcuts += (unsigned long long)oc.shortcut;
     cache->face_pair = oc.face_pair;
+    cache->curved = oc.curved;
     /* The shortcut's backoff (mk_collide_cache): a miss lengthens the run of
      * misses (and, from the patience on, sets the wait), a success ends it,
      * and a call without an attempt counts the wait down. */

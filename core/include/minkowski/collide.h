@@ -85,6 +85,9 @@ typedef struct mk_collide_cache {
     /* The last call's depth came from two hulls' face edges (the shortcut's
      * face-pair path, tried first next time). */
     int face_pair;
+    /* ... from EPA seeded around the hint on a curved contact (a cylinder,
+     * cone, ellipsoid or user shape; tried first next time). */
+    int curved;
 } mk_collide_cache;
 
 /* mk_collide with a separation certificate (exact shortcut). When the last
@@ -121,8 +124,12 @@ MK_API mk_status mk_collide_cached(const mk_pair *pair, const mk_collide_setting
  * the status MK_PENETRATING. Two hulls touching face on face whose outlines
  * cross (neither face holds the other's deepest vertex) take one more path:
  * EPA started from the parallelogram of the two crossing face edges under
- * the origin, where D's face is, and D's support opposite it. Otherwise GJK
- * + EPA run as usual. */
+ * the origin, where D's face is, and D's support opposite it. A pair with a
+ * curved core (cylinder, cone, ellipsoid, user shape) whose contact is no
+ * face of D: EPA started from D's supports along the hinted normal, along two
+ * rings of directions tilted 1e-3 and 0.05 rad around it, and opposite it
+ * (a resting pair's contact normal turns by less: the seed's faces over the
+ * contact are then already small). Otherwise GJK + EPA run as usual. */
 MK_API mk_status mk_collide_patch(const mk_pair *pair, const mk_collide_settings *settings, mk_collide_cache *cache,
                                   int max_points, mk_contact_patch_result *out);
 
