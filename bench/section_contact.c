@@ -28,6 +28,8 @@ typedef enum scenario {
     SC_CAPSULES,    /* capsules lying across capsules (the closed form) */
     SC_CYL_SIDE,    /* cylinders lying on their side on a large box */
     SC_CYL_CAP,     /* cylinders standing on their cap on a large box */
+    SC_CYL_CROSS,   /* cylinders lying across cylinders (curved on curved) */
+    SC_CYL_RANDOM,  /* cylinders on cylinders in random orientations (rims, edges) */
     SC_BOX_PLANE,   /* a box on a plane (mk_collide_plane, as the plane scenarios below) */
     SC_HULL_PLANE,  /* hulls of 12 points resting on a face */
     SC_BEVEL_PLANE, /* a bevelled box on its octagon */
@@ -40,7 +42,8 @@ static const char *const SC_NAME[SC_COUNT] = {"box on box (yawed)",      "8-poin
                                               "bevelled boxes (24 pts)", "hulls of 12 points",
                                               "hulls of 40 points",      "12-point hulls on a box",
                                               "capsules across capsules", "cylinders lying on a box",
-                                              "cylinders standing on a box", "box on a plane",          "12-point hulls on a plane",
+                                              "cylinders standing on a box", "cylinders across cylinders", "cylinders on cylinders, random",
+                                              "box on a plane",          "12-point hulls on a plane",
                                               "bevelled box on a plane",
                                               "cylinder cap on a plane", "cylinder side on a plane"};
 
@@ -153,6 +156,12 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
             r[i].xb = yawed(sc == SC_BEVELLED ? (yaw < 0 ? -0.05 : 0.05) + yaw / 6 : yaw, tilt, axis,
                             (mk_vec3){side.x, side.y, 0.2});
             break;
+        case SC_CYL_RANDOM:
+            r[i].a = r[i].b = &d->cylinder;
+            r[i].xa = yawed(or_uniform(rng, -3, 3), or_uniform(rng, 0, 3), or_unit(rng), (mk_vec3){0, 0, 0});
+            r[i].xb = yawed(or_uniform(rng, -3, 3), or_uniform(rng, 0, 3), or_unit(rng),
+                            (mk_vec3){side.x, side.y, 0.35});
+            break;
         case SC_HULL12:
         case SC_HULL40: {
             const mk_shape *pool = sc == SC_HULL12 ? d->small : d->large;
@@ -170,11 +179,12 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
             r[i].xb = yawed(or_uniform(rng, -3, 3), or_uniform(rng, 0, 0.3), or_unit(rng),
                             (mk_vec3){or_uniform(rng, -0.5, 0.5), or_uniform(rng, -0.5, 0.5), 0.25});
             break;
+        case SC_CYL_CROSS:
         case SC_CAPSULES: {
             /* axes horizontal, along (cos a, sin a, 0): the z axis turned a
              * quarter about (-sin a, cos a, 0); the upper one across the
              * lower by 0.3-1.5 rad */
-            r[i].a = r[i].b = &d->capsule;
+            r[i].a = r[i].b = sc == SC_CAPSULES ? &d->capsule : &d->cylinder;
             const double a0 = yaw, a1 = yaw + or_uniform(rng, 0.3, 1.5);
             r[i].xa = yawed(0, 1.5707963267948966, (mk_vec3){-sin(a0), cos(a0), 0}, (mk_vec3){0, 0, 0});
             r[i].xb = yawed(0, 1.5707963267948966 + tilt, (mk_vec3){-sin(a1), cos(a1), 0}, (mk_vec3){side.x, side.y, 0.1});
