@@ -161,6 +161,19 @@ typedef struct mink {
 
 /* A's support along d, or (of_b) B's along -d, in A's frame: the two halves
  * of D's support along d. */
+/* The pair's D, B posed in A's frame, with the support hints to start from. */
+static mink mink_of(const mk_pair *pair, int hint_a, int hint_b)
+{
+    mink k;
+    k.a = pair->a;
+    k.b = pair->b;
+    k.R = m3_tmul_m3(&pair->xf_a.R, &pair->xf_b.R);
+    k.p = m3_tmul(&pair->xf_a.R, v3_sub(pair->xf_b.p, pair->xf_a.p));
+    k.hint_a = hint_a;
+    k.hint_b = hint_b;
+    return k;
+}
+
 static mk_vec3 ref_support(mink *k, int of_b, mk_vec3 d)
 {
     return of_b ? v3_add(m3_mul(&k->R, mk_shape_support(k->b, m3_tmul(&k->R, v3_neg(d)), &k->hint_b)), k->p)
@@ -220,13 +233,7 @@ enum { SHORTCUT_NO = 0, SHORTCUT_DONE = 1, SHORTCUT_NO_FACE = 2 };
 static int resting_shortcut(const mk_pair *pair, mk_vec3 n, ref_face ref, const mk_epa_settings *es, int hint_a,
                             int hint_b, mk_signed_distance_result *sd)
 {
-    mink k;
-    k.a = pair->a;
-    k.b = pair->b;
-    k.R = m3_tmul_m3(&pair->xf_a.R, &pair->xf_b.R);
-    k.p = m3_tmul(&pair->xf_a.R, v3_sub(pair->xf_b.p, pair->xf_a.p));
-    k.hint_a = hint_a;
-    k.hint_b = hint_b;
+    mink k = mink_of(pair, hint_a, hint_b);
     const int ref_b = ref == REF_B;
     /* Four supports tilted around n: on a face whose normal is near n, these
      * are that face's vertices. */
@@ -480,13 +487,7 @@ static int curved_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *es,
 {
     if (!curved_core(pair->a) && !curved_core(pair->b))
         return 0;
-    mink k;
-    k.a = pair->a;
-    k.b = pair->b;
-    k.R = m3_tmul_m3(&pair->xf_a.R, &pair->xf_b.R);
-    k.p = m3_tmul(&pair->xf_a.R, v3_sub(pair->xf_b.p, pair->xf_a.p));
-    k.hint_a = hint_a;
-    k.hint_b = hint_b;
+    mink k = mink_of(pair, hint_a, hint_b);
     mk_vec3 t1, t2;
     across(n, &t1, &t2);
     /* azimuths i pi / 2 (fine ring) and pi / 4 + i pi / 2 (coarse ring) */
