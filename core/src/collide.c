@@ -159,8 +159,6 @@ typedef struct mink {
     int hint_a, hint_b;
 } mink;
 
-/* A's support along d, or (of_b) B's along -d, in A's frame: the two halves
- * of D's support along d. */
 /* The pair's D, B posed in A's frame, with the support hints to start from. */
 static mink mink_of(const mk_pair *pair, int hint_a, int hint_b)
 {
@@ -174,6 +172,8 @@ static mink mink_of(const mk_pair *pair, int hint_a, int hint_b)
     return k;
 }
 
+/* A's support along d, or (of_b) B's along -d, in A's frame: the two halves
+ * of D's support along d. */
 static mk_vec3 ref_support(mink *k, int of_b, mk_vec3 d)
 {
     return of_b ? v3_add(m3_mul(&k->R, mk_shape_support(k->b, m3_tmul(&k->R, v3_neg(d)), &k->hint_b)), k->p)
@@ -477,9 +477,9 @@ static int curved_core(const mk_shape *s)
  * (MK_COLLIDE_CURVED_FINE and MK_COLLIDE_HINT_TILT) and opposite it. When the
  * contact normal turned by less than the tilts since the hint, their hull
  * holds the origin and its faces over the contact are already small: EPA
- * refines from there instead of from GJK's simplex (on a cylinder across a
- * cylinder the gap halves per support, so a start ~1e-3 rad from the answer
- * saves most of the thirty supports a cold EPA makes). Certified as EPA
+ * refines from there instead of from GJK's simplex (on random resting
+ * cylinder pairs the gap halves per support: 4-8 supports from the seed
+ * against 20-30 from GJK's simplex). Certified as EPA
  * always is; returns 1 with *sd written, 0 (the origin outside the seed, a
  * flat seed, the budget) to let GJK + EPA answer. */
 static int curved_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *es, int hint_a, int hint_b,

@@ -410,6 +410,15 @@ static int shape_of(dGeomID g, mk_shape *tmp, mk_transform *xf, mk_vec3 *centre)
 
 /* ------------------------------------------------------------ the collider */
 
+/* Room for points in one collide call when ODE takes `max`: the patch's
+ * 4 .. MK_MANIFOLD_MAX_PATCH_POINTS (emit_points writes at most max). */
+static int patch_cap(int max)
+{
+    return max < MK_MANIFOLD_MAX_POINTS ? MK_MANIFOLD_MAX_POINTS
+           : max > MK_MANIFOLD_MAX_PATCH_POINTS ? MK_MANIFOLD_MAX_PATCH_POINTS
+                                                : max;
+}
+
 /* Writes penetrating points (depth >= 0) as ODE contacts with normal
  * `sign * normal`, at most `max`, `skip` bytes apart. The points come in id
  * order; when more penetrate than fit, the deepest go first. */
@@ -461,8 +470,7 @@ static int emit_patch(const mk_pair *pair, const mk_manifold *m, dGeomID o1, dGe
     mk_manifold_settings ms = mk_manifold_default_settings();
     ms.speculative_distance = G.settings.speculative;
     mk_contact_patch_result pr;
-    int cap = max < MK_MANIFOLD_MAX_PATCH_POINTS ? max : MK_MANIFOLD_MAX_PATCH_POINTS;
-    if (mk_contact_patch(pair, m->normal, d, &ms, cap, &pr) == MK_OK && pr.count > m->count) {
+    if (mk_contact_patch(pair, m->normal, d, &ms, patch_cap(max), &pr) == MK_OK && pr.count > m->count) {
         mk_real e = pr.points[0].separation;
         for (int i = 1; i < pr.count; ++i)
             e = fmin(e, pr.points[i].separation);
@@ -494,11 +502,8 @@ static int collide_plane(dGeomID o1, dGeomID o2, int max, dContactGeom *contact,
     dGeomPlaneGetParams(pg, pl);
     /* as many points as ODE takes, up to the patch's (a bevelled box's
      * octagon whole: no reduction to four) */
-    int cap = max < MK_MANIFOLD_MAX_PATCH_POINTS ? max : MK_MANIFOLD_MAX_PATCH_POINTS;
-    if (cap < MK_MANIFOLD_MAX_POINTS)
-        cap = MK_MANIFOLD_MAX_POINTS;
     mk_contact_patch_result m;
-    if (mk_collide_plane_patch(&s, &xf, (mk_vec3){pl[0], pl[1], pl[2]}, pl[3], &G.settings, cap, &m) >=
+    if (mk_collide_plane_patch(&s, &xf, (mk_vec3){pl[0], pl[1], pl[2]}, pl[3], &G.settings, patch_cap(max), &m) >=
         MK_INVALID_INPUT)
         return fail();
     /* m.normal: shape -> half-space; ODE's: from g2 into g1. */
@@ -567,11 +572,8 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
             st = mk_collide(&pair, &G.settings, gc, &m);
     } else {
         /* the patch in one pass when ODE takes more than four points */
-        int cap = max < MK_MANIFOLD_MAX_PATCH_POINTS ? max : MK_MANIFOLD_MAX_PATCH_POINTS;
-        if (cap < MK_MANIFOLD_MAX_POINTS)
-            cap = MK_MANIFOLD_MAX_POINTS;
         mk_contact_patch_result pr;
-        st = mk_collide_patch(&pair, &G.settings, pc ? &pc->cc : NULL, cap, &pr);
+        st = mk_collide_patch(&pair, &G.settings, pc ? &pc->cc : NULL, patch_cap(max), &pr);
         if (st >= MK_INVALID_INPUT)
             return fail();
         if (pr.count > MK_MANIFOLD_MAX_POINTS)
