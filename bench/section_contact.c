@@ -30,7 +30,7 @@ typedef enum scenario {
     SC_CYL_CAP,     /* cylinders standing on their cap on a large box */
     SC_CYL_CROSS,   /* cylinders lying across cylinders (curved on curved) */
     SC_CYL_RANDOM,  /* cylinders on cylinders in random orientations (rims, edges) */
-    SC_BOX_PLANE,   /* a box on a plane (mk_collide_plane, as the plane scenarios below) */
+    SC_BOX_PLANE,   /* a box on a plane (mk_collide_plane / _patch, as the plane scenarios below) */
     SC_HULL_PLANE,  /* hulls of 12 points resting on a face */
     SC_BEVEL_PLANE, /* a bevelled box on its octagon */
     SC_CAP_PLANE,   /* a cylinder standing on its cap */
@@ -38,14 +38,24 @@ typedef enum scenario {
     SC_COUNT
 } scenario;
 
-static const char *const SC_NAME[SC_COUNT] = {"box on box (yawed)",      "8-point hull boxes",
-                                              "bevelled boxes (24 pts)", "hulls of 12 points",
-                                              "hulls of 40 points",      "12-point hulls on a box",
-                                              "capsules across capsules", "cylinders lying on a box",
-                                              "cylinders standing on a box", "cylinders across cylinders", "cylinders on cylinders, random",
-                                              "box on a plane",          "12-point hulls on a plane",
-                                              "bevelled box on a plane",
-                                              "cylinder cap on a plane", "cylinder side on a plane"};
+static const char *const SC_NAME[SC_COUNT] = {
+    "box on box (yawed)",
+    "8-point hull boxes",
+    "bevelled boxes (24 pts)",
+    "hulls of 12 points",
+    "hulls of 40 points",
+    "12-point hulls on a box",
+    "capsules across capsules",
+    "cylinders lying on a box",
+    "cylinders standing on a box",
+    "cylinders across cylinders",
+    "cylinders on cylinders, random",
+    "box on a plane",
+    "12-point hulls on a plane",
+    "bevelled box on a plane",
+    "cylinder cap on a plane",
+    "cylinder side on a plane",
+};
 
 /* Shape against the ground plane z = 0 rather than a shape pair. */
 static int on_plane(scenario sc) { return sc >= SC_BOX_PLANE; }
