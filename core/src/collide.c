@@ -358,6 +358,20 @@ static int resting_shortcut(const mk_pair *pair, mk_vec3 n, ref_face ref, const 
 #define MK_COLLIDE_FACE_PAIR_ITER 32
 #define MK_COLLIDE_FACE_PAIR_BYTES (16 * 1024)
 
+/* EPA from the shortcut's seed points (mk_epa_from_points): a short
+ * expansion or none, in a small workspace (its budget can only end the
+ * shortcut, never bias its answer). */
+static int seeded_epa(const mk_pair *pair, const mk_vec3 *a, const mk_vec3 *b, int count, const mk_epa_settings *es,
+                      mk_signed_distance_result *sd)
+{
+    mk_epa_settings st = *es;
+    if (st.max_iterations > MK_COLLIDE_FACE_PAIR_ITER)
+        st.max_iterations = MK_COLLIDE_FACE_PAIR_ITER;
+    alignas(16) unsigned char ws[MK_COLLIDE_FACE_PAIR_BYTES];
+    return mk_epa_workspace_size(st.max_iterations) <= sizeof ws &&
+           mk_epa_from_points(pair, a, b, count, &st, ws, sizeof ws, sd);
+}
+
 /* Two hulls resting face on face with the faces' outlines crossing (a yawed
  * stack of equal boxes): D's face along the normal is then often neither
  * shape's face less a vertex (each one's deepest vertex overhangs the other's
@@ -445,14 +459,7 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
     mk_vec3 a[5] = {pa[bi], pa[i1], pa[bi], pa[i1], mk_shape_support(pair->a, v3_neg(n), &wa)};
     const mk_vec3 b_low = v3_add(m3_mul(&R, mk_shape_support(pair->b, v3_neg(nb), &wb)), p);
     mk_vec3 b[5] = {pb[bj], pb[bj], pb[j1], pb[j1], b_low};
-    /* A short expansion or none: a small workspace (its budget can only end
-     * the shortcut, never bias its answer). */
-    mk_epa_settings st = *es;
-    if (st.max_iterations > MK_COLLIDE_FACE_PAIR_ITER)
-        st.max_iterations = MK_COLLIDE_FACE_PAIR_ITER;
-    alignas(16) unsigned char ws[MK_COLLIDE_FACE_PAIR_BYTES];
-    return mk_epa_workspace_size(st.max_iterations) <= sizeof ws &&
-           mk_epa_from_points(pair, a, b, 5, &st, ws, sizeof ws, sd);
+    return seeded_epa(pair, a, b, 5, es, sd);
 }
 
 /* A core with a curved surface (a user shape may have one): D then has
@@ -515,14 +522,7 @@ static int curved_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *es,
         a[count] = pa, b[count] = pb, w[count] = q;
         ++count;
     }
-    if (count < 4)
-        return 0;
-    mk_epa_settings st = *es;
-    if (st.max_iterations > MK_COLLIDE_FACE_PAIR_ITER)
-        st.max_iterations = MK_COLLIDE_FACE_PAIR_ITER;
-    alignas(16) unsigned char ws[MK_COLLIDE_FACE_PAIR_BYTES];
-    return mk_epa_workspace_size(st.max_iterations) <= sizeof ws &&
-           mk_epa_from_points(pair, a, b, count, &st, ws, sizeof ws, sd);
+    return count >= 4 && seeded_epa(pair, a, b, count, es, sd);
 }
 
 /* ------------------------------------------------------------ the pipeline */

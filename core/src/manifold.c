@@ -1079,7 +1079,6 @@ static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out, face_pic
 
 /* ---------------------------------------------------------------- line and point contacts */
 
-
 static mk_vec3 closest_on_segment(mk_vec3 p, mk_vec3 q0, mk_vec3 v)
 {
     mk_real e = v3_dot(v, v);
@@ -1330,20 +1329,15 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx
             val[q] = d < val[q] ? d : val[q];
         }
     while (k < cap) { /* bounded: k grows each pass or the loop ends */
-        /* the newest point's distances, and the largest, in one pass */
+        /* the newest point's distances, then the farthest candidate */
         const mk_vec3 pn = p[idx[k - 1]];
-        mk_real m = tie_area;
         for (int q = 0; q < cnt; ++q) {
             mk_real d = v3_len2(v3_sub(p[q], pn));
             val[q] = d < val[q] ? d : val[q];
-            m = val[q] > m ? val[q] : m;
         }
-        if (!(m > tie_area))
+        const int next = pick_max(c, val, cnt, tie_area, tie_area);
+        if (next < 0)
             break;
-        int next = -1; /* pick_max's choice: within the tie of m, the smallest id */
-        for (int q = 0; q < cnt; ++q)
-            if (val[q] >= m - tie_area && (next < 0 || c[q].id < c[next].id))
-                next = q;
         idx[k++] = next;
     }
     return k;
