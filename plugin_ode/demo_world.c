@@ -208,18 +208,13 @@ static mk_step_stats step(mk_world *mw)
     dSpaceCollide(w->space, w, near_callback);
     const int np = reserve_contacts(w, (size_t)w->num_pending) ? w->num_pending : 0;
     const double t0 = now();
-    if (w->by_pair) {
-        for (int i = 0; i < np; ++i) {
-            const double ti = now();
-            w->counts[i] = dCollide(w->pending[i][0], w->pending[i][1], MAX_CONTACTS,
-                                    &w->contacts[i * MAX_CONTACTS].geom, (int)sizeof(dContact));
+    for (int i = 0; i < np; ++i) {
+        const double ti = w->by_pair ? now() : 0; /* --by-pair: every call timed on its own */
+        w->counts[i] = dCollide(w->pending[i][0], w->pending[i][1], MAX_CONTACTS, &w->contacts[i * MAX_CONTACTS].geom,
+                                (int)sizeof(dContact));
+        if (w->by_pair)
             mk_pair_times_add(w->by_pair, kind_of(w->pending[i][0]), kind_of(w->pending[i][1]), now() - ti,
                               w->counts[i]);
-        }
-    } else {
-        for (int i = 0; i < np; ++i)
-            w->counts[i] = dCollide(w->pending[i][0], w->pending[i][1], MAX_CONTACTS,
-                                    &w->contacts[i * MAX_CONTACTS].geom, (int)sizeof(dContact));
     }
     st.narrowphase_seconds = now() - t0;
     st.pairs = np;
