@@ -426,11 +426,36 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
         const mk_vec3 q = pb[j % nbv];
         bx[j] = v3_dot(q, t1), by[j] = v3_dot(q, t2), bz[j] = v3_dot(q, n);
     }
+    /* A pair can cross only where its edges' extents across n overlap, on
+     * both axes (the parallelogram's extent holds 0): that cheap test, with a
+     * slack far above the rounding of the exact one below, skips most pairs
+     * and never one the exact test would take. */
+    mk_real lo_a[2][MK_COLLIDE_FACE_POLY], hi_a[2][MK_COLLIDE_FACE_POLY];
+    mk_real lo_b[2][MK_COLLIDE_FACE_POLY], hi_b[2][MK_COLLIDE_FACE_POLY];
+    mk_real big = 0;
+    for (int i = 0; i < na; ++i) {
+        const int x = ax[i] < ax[i + 1], y = ay[i] < ay[i + 1];
+        lo_a[0][i] = x ? ax[i] : ax[i + 1], hi_a[0][i] = x ? ax[i + 1] : ax[i];
+        lo_a[1][i] = y ? ay[i] : ay[i + 1], hi_a[1][i] = y ? ay[i + 1] : ay[i];
+        const mk_real m = fabs(ax[i]) + fabs(ay[i]);
+        big = m > big ? m : big;
+    }
+    for (int j = 0; j < nbv; ++j) {
+        const int x = bx[j] < bx[j + 1], y = by[j] < by[j + 1];
+        lo_b[0][j] = x ? bx[j] : bx[j + 1], hi_b[0][j] = x ? bx[j + 1] : bx[j];
+        lo_b[1][j] = y ? by[j] : by[j + 1], hi_b[1][j] = y ? by[j + 1] : by[j];
+        const mk_real m = fabs(bx[j]) + fabs(by[j]);
+        big = m > big ? m : big;
+    }
+    const mk_real slack = 1e-9 * big;
     int bi = -1, bj = -1;
     mk_real best_h = -INFINITY;
     for (int i = 0; i < na; ++i) {
         const mk_real e1x = ax[i + 1] - ax[i], e1y = ay[i + 1] - ay[i], e1z = az[i + 1] - az[i];
         for (int j = 0; j < nbv; ++j) {
+            if ((lo_a[0][i] > hi_b[0][j] + slack) | (lo_b[0][j] > hi_a[0][i] + slack) |
+                (lo_a[1][i] > hi_b[1][j] + slack) | (lo_b[1][j] > hi_a[1][i] + slack))
+                continue;
             const mk_real e2x = bx[j + 1] - bx[j], e2y = by[j + 1] - by[j];
             const mk_real wx = ax[i] - bx[j], wy = ay[i] - by[j];
             /* w + s ea - u eb on the line along n through the origin (the
