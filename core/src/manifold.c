@@ -1201,17 +1201,35 @@ static int pick_max(const cand *c, const mk_real *val, int n, mk_real tie, mk_re
     return best;
 }
 
-/* In-plane position of candidate q (its mid-point with the normal part removed). */
-static inline mk_vec3 in_plane(const cand *c, mk_vec3 n)
+/* The candidates' positions (mid-points) in coordinates across the normal n:
+ * x = <p, t1>, y = <p, t2> with (t1, t2, n) orthonormal and right-handed. The
+ * reduction compares in-plane distances and signed areas only, which these
+ * give in two dimensions. */
+typedef struct flat {
+    mk_real x[MK_MF_CLIP_CAP], y[MK_MF_CLIP_CAP];
+} flat;
+
+static void flatten(const cand_list *l, mk_vec3 n, flat *f)
 {
-    mk_vec3 p = cand_pos(c);
-    return v3_madd(p, -v3_dot(p, n), n);
+    const mk_vec3 t = fabs(n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
+    const mk_vec3 t1 = v3_normalize_or(v3_madd(t, -v3_dot(t, n), n), v3(0, 0, 1)), t2 = v3_cross(n, t1);
+    for (int q = 0; q < l->count; ++q) {
+        const mk_vec3 p = cand_pos(&l->c[q]);
+        f->x[q] = v3_dot(p, t1);
+        f->y[q] = v3_dot(p, t2);
+    }
+}
+
+static inline mk_real flat_d2(const flat *f, int q, int r)
+{
+    const mk_real dx = f->x[q] - f->x[r], dy = f->y[q] - f->y[r];
+    return dx * dx + dy * dy;
 }
 
 /* Completes a spread over the patch from the diagonal (i0, i1) (i1 < 0: the
  * candidate farthest from i0): the largest positive and negative signed areas
  * against that diagonal. Returns the count; idx receives candidate indices. */
-static int spread_from(const cand_list *l, mk_vec3 n, mk_real tie_area, int i0, int i1,
+static int spread_from(const cand_list *l, const flat *f, mk_real tie_area, int i0, int i1,
                        int idx[MK_MANIFOLD_MAX_PATCH_POINTS])
 {
     mk_real val[MK_MF_CLIP_CAP];
@@ -1219,21 +1237,17 @@ static int spread_from(const cand_list *l, mk_vec3 n, mk_real tie_area, int i0, 
     const cand *c = l->c;
     int k = 0;
     idx[k++] = i0;
-    mk_vec3 p0 = cand_pos(&c[i0]);
     if (i1 < 0) {
-        for (int q = 0; q < cnt; ++q) {
-            mk_vec3 d = v3_sub(cand_pos(&c[q]), p0);
-            d = v3_madd(d, -v3_dot(d, n), n);
-            val[q] = v3_len2(d);
-        }
+        for (int q = 0; q < cnt; ++q)
+            val[q] = flat_d2(f, q, i0);
         i1 = pick_max(c, val, cnt, tie_area, tie_area);
         if (i1 < 0)
             return k;
     }
     idx[k++] = i1;
-    mk_vec3 diag = v3_sub(cand_pos(&c[i1]), p0);
+    const mk_real x0 = f->x[i0], y0 = f->y[i0], dx = f->x[i1] - x0, dy = f->y[i1] - y0;
     for (int q = 0; q < cnt; ++q)
-        val[q] = v3_dot(v3_cross(diag, v3_sub(cand_pos(&c[q]), p0)), n);
+        val[q] = dx * (f->y[q] - y0) - dy * (f->x[q] - x0);
     int i2 = pick_max(c, val, cnt, tie_area, tie_area);
     for (int q = 0; q < cnt; ++q)
         val[q] = -val[q];
@@ -1248,21 +1262,18 @@ static int spread_from(const cand_list *l, mk_vec3 n, mk_real tie_area, int i0, 
 /* The two candidates farthest apart in the contact plane (the patch's
  * diameter); pairs within tie_area of the longest go to the smaller ids. *i0
  * gets the end with the smaller id. Returns 0 when all candidates coincide. */
-static int diameter(const cand_list *l, mk_vec3 n, mk_real tie_area, int *i0, int *i1)
+static int diameter(const cand_list *l, const flat *f, mk_real tie_area, int *i0, int *i1)
 {
     /* Squared distances are kept for the second pass when they fit (up to
      * 32 candidates: every box and ring patch), else computed again. */
     enum { CACHED = 32 };
     mk_real d2[CACHED * (CACHED - 1) / 2];
-    mk_vec3 p[MK_MF_CLIP_CAP];
     const int cnt = l->count, cached = cnt <= CACHED;
     const cand *c = l->c;
     mk_real m = tie_area;
-    for (int q = 0; q < cnt; ++q)
-        p[q] = in_plane(&c[q], n);
     for (int q = 0, e = 0; q < cnt; ++q)
         for (int r = q + 1; r < cnt; ++r) {
-            mk_real d = v3_len2(v3_sub(p[q], p[r]));
+            mk_real d = flat_d2(f, q, r);
             if (cached)
                 d2[e++] = d;
             m = d > m ? d : m;
@@ -1272,7 +1283,7 @@ static int diameter(const cand_list *l, mk_vec3 n, mk_real tie_area, int *i0, in
     uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
     for (int q = 0, e = 0; q < cnt; ++q)
         for (int r = q + 1; r < cnt; ++r, ++e) {
-            mk_real d = cached ? d2[e] : v3_len2(v3_sub(p[q], p[r]));
+            mk_real d = cached ? d2[e] : flat_d2(f, q, r);
             if (!(d >= m - tie_area))
                 continue;
             int a = c[q].id <= c[r].id ? q : r, b = a == q ? r : q;
@@ -1299,10 +1310,12 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx
     const int cnt = l->count;
     const cand *c = l->c;
     const mk_real tie_len = MK_MF_TIE * scale, tie_area = MK_MF_TIE * scale * scale;
+    flat f;
+    flatten(l, n, &f);
     int i0 = 0, i1 = -1, k = 1;
     idx[0] = 0;
-    if (diameter(l, n, tie_area, &i0, &i1))
-        k = spread_from(l, n, tie_area, i0, i1, idx);
+    if (diameter(l, &f, tie_area, &i0, &i1))
+        k = spread_from(l, &f, tie_area, i0, i1, idx);
     mk_real chosen = -INFINITY, deepest = -INFINITY;
     for (int q = 0; q < k; ++q)
         chosen = fmax(chosen, -c[idx[q]].sep);
@@ -1312,27 +1325,24 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx
     }
     if (deepest > chosen + tie_len) {
         int id = pick_max(c, val, cnt, tie_len, -INFINITY);
-        k = spread_from(l, n, tie_area, id < 0 ? 0 : id, -1, idx);
+        k = spread_from(l, &f, tie_area, id < 0 ? 0 : id, -1, idx);
     }
     if (k >= cap)
         return k;
     /* Beyond four: each next point the farthest from those chosen (val[q]:
      * squared distance from q to the nearest chosen point, kept up to date). */
-    mk_vec3 p[MK_MF_CLIP_CAP];
-    for (int q = 0; q < cnt; ++q) {
-        p[q] = in_plane(&c[q], n);
+    for (int q = 0; q < cnt; ++q)
         val[q] = INFINITY;
-    }
     for (int added = 0; added < k - 1; ++added)
         for (int q = 0; q < cnt; ++q) {
-            mk_real d = v3_len2(v3_sub(p[q], p[idx[added]]));
+            mk_real d = flat_d2(&f, q, idx[added]);
             val[q] = d < val[q] ? d : val[q];
         }
     while (k < cap) { /* bounded: k grows each pass or the loop ends */
         /* the newest point's distances, then the farthest candidate */
-        const mk_vec3 pn = p[idx[k - 1]];
+        const int newest = idx[k - 1];
         for (int q = 0; q < cnt; ++q) {
-            mk_real d = v3_len2(v3_sub(p[q], pn));
+            mk_real d = flat_d2(&f, q, newest);
             val[q] = d < val[q] ? d : val[q];
         }
         const int next = pick_max(c, val, cnt, tie_area, tie_area);
