@@ -17,6 +17,8 @@
  *   hull-240    hull of 240 random points on an ellipsoid with semi-axes in
  *               [0.05, 0.5] m (every point a vertex; > 32 vertices, so the
  *               support hill-climbs), a pool of 64 hulls
+ *   capsules    radius uniform in [0.025, 0.25] m, half-height in [0.05, 0.5] m
+ *               (rounded polytope cores: the corner steps of growth.c)
  * Pairs: random rotations, B's centre at distance f (R_A + R_B) from A's along a
  * random direction, f uniform in [0.3, 1.3] (R = largest semi-axis / half-extent
  * norm): a mix of overlapping and separated pairs, split in the table by the
@@ -53,7 +55,7 @@
 typedef struct options {
     int pairs, runs;
     uint64_t seed;
-    const char *only; /* one dataset (ellipsoids, boxes, hull-240, 2d), or NULL for all */
+    const char *only; /* one dataset (ellipsoids, boxes, hull-240, capsules, 2d), or NULL for all */
     int calls;        /* > 0: instruction-count mode, each pair called this many times untimed */
     const char *method; /* that mode's method: cold, warm or bool */
 } options;
@@ -93,8 +95,8 @@ static mk_quat random_quat(rng *r)
 
 /* ------------------------------------------------------------ datasets */
 
-typedef enum dataset { DS_ELLIPSOIDS, DS_BOXES, DS_HULL240, DS_COUNT } dataset;
-static const char *DS_NAME[DS_COUNT] = {"ellipsoids", "boxes", "hull-240"};
+typedef enum dataset { DS_ELLIPSOIDS, DS_BOXES, DS_HULL240, DS_CAPSULES, DS_COUNT } dataset;
+static const char *DS_NAME[DS_COUNT] = {"ellipsoids", "boxes", "hull-240", "capsules"};
 
 typedef struct problem {
     mk_shape a, b;
@@ -118,6 +120,7 @@ static void random_shape(rng *r, dataset ds, mk_hull *const *pool, mk_shape *s)
     switch (ds) {
     case DS_ELLIPSOIDS: st = mk_shape_ellipsoid(s, h); break;
     case DS_BOXES: st = mk_shape_box(s, h, 0); break;
+    case DS_CAPSULES: st = mk_shape_capsule(s, 0.5 * h.x, h.y); break;
     default: st = mk_shape_hull(s, pool[next(r) % HULL_POOL], 0); break;
     }
     if (st != MK_OK) {
@@ -263,7 +266,7 @@ static double quantile(double *v, int n, double q)
 /* ------------------------------------------------------------ accuracy */
 
 /* A shape scaled by k about its frame origin, through a user support callback
- * (the datasets have no rounding, so the core is the whole shape). */
+ * for its core and k times its rounding radius. */
 typedef struct scaled {
     const mk_shape *s;
     double k;
@@ -284,10 +287,15 @@ static int scaled_overlap(const problem *p, double k)
     scaled sa = {&p->a, k}, sb = {&p->b, k};
     mk_vec3 lo, hi;
     mk_shape a, b;
-    mk_shape_local_aabb(&p->a, &lo, &hi);
-    mk_shape_user(&a, scaled_support, &sa, (mk_vec3){k * lo.x, k * lo.y, k * lo.z}, (mk_vec3){k * hi.x, k * hi.y, k * hi.z}, 0);
-    mk_shape_local_aabb(&p->b, &lo, &hi);
-    mk_shape_user(&b, scaled_support, &sb, (mk_vec3){k * lo.x, k * lo.y, k * lo.z}, (mk_vec3){k * hi.x, k * hi.y, k * hi.z}, 0);
+    const mk_shape *src[2] = {&p->a, &p->b};
+    const scaled *data[2] = {&sa, &sb};
+    mk_shape *dst[2] = {&a, &b};
+    for (int i = 0; i < 2; ++i) {
+        mk_shape_local_aabb(src[i], &lo, &hi); /* of the whole shape: the core's is smaller by the radius */
+        const double q = src[i]->radius;
+        mk_shape_user(dst[i], scaled_support, data[i], (mk_vec3){k * (lo.x + q), k * (lo.y + q), k * (lo.z + q)},
+                      (mk_vec3){k * (hi.x - q), k * (hi.y - q), k * (hi.z - q)}, k * q);
+    }
     mk_pair pair = {&a, p->xa, &b, p->xb_moved};
     /* A relative gap tolerance: the default absolute one (1e-8 m^2) cannot
      * certify a separation of a few micrometres. */
@@ -376,7 +384,7 @@ static void usage(void)
            "  --runs R   timing blocks per problem and method, median taken (default 7)\n"
            "  --seed S   dataset seed (default 6)\n"
            "  --quick    100 pairs, 5 runs\n"
-           "  --only D   only dataset D: ellipsoids, boxes, hull-240 or 2d (for profiling)\n"
+           "  --only D   only dataset D: ellipsoids, boxes, hull-240, capsules or 2d (for profiling)\n"
            "  --calls K  no timing: call --method on every pair K times (for valgrind instruction counts;\n"
            "             instructions per call = difference of two K over the difference of calls)\n"
            "  --method M cold (default), warm or bool, with --calls\n");
