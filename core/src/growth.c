@@ -271,7 +271,7 @@ typedef struct ctx {
     int hint_a, hint_b;
     int rounded; /* ra or rb > 0 */
     int smooth;  /* both shapes strictly convex and smooth (spheres, ellipsoids): D' too */
-    int corners; /* both cores polytopes (points, segments, boxes, hulls) and rounded: D' = P + ball */
+    int corners; /* both cores points or segments, and rounded: D' = P + ball, P at most a parallelogram */
 } ctx;
 
 /* Point of D' farthest along the unit normal n (eq. 11): s = (a - c_A) - (b - c_B)
@@ -622,18 +622,12 @@ static inline int secant_direction(const secant *sc, mk_vec3 *n)
 /* A core that is a point or a segment. */
 static inline int thin_core(const mk_shape *s) { return s->type == MK_SHAPE_SPHERE || s->type == MK_SHAPE_CAPSULE; }
 
-/* A core that is a polytope: a point, a segment, a box or a hull. */
-static inline int polytope_core(const mk_shape *s)
-{
-    return s->type == MK_SHAPE_SPHERE || s->type == MK_SHAPE_CAPSULE || s->type == MK_SHAPE_BOX ||
-           s->type == MK_SHAPE_HULL;
-}
-
-/* When both cores are polytopes and the radii r = r_A + r_B > 0, D' = P + r B
- * (P the polytope of core differences, B the unit ball): its boundary is flat
- * over P's faces, cylindrical over its edges and spherical over its vertices,
- * and on the curved pieces the basis normal converges only linearly (capsule
- * pairs: ~20 supports). Every support point s along n is a vertex q = s - r n
+/* When both cores are points or segments (spheres, capsules) and the radii
+ * r = r_A + r_B > 0, D' = P + r B (P the polytope of core differences, at most
+ * a parallelogram; B the unit ball): its boundary is flat over P's faces,
+ * cylindrical over its edges and spherical over its vertices, and on the
+ * curved pieces the basis normal converges only linearly (capsule pairs: ~21
+ * supports). Every support point s along n is a vertex q = s - r n
  * of P plus r n, and q + r u is a point of D' for any unit u. The last three
  * vertices met span conv(q1, q2, q3) + r B, a subset of D' whose boundary is
  * known in closed form (a triangle's top, cylinders about its edges, balls
@@ -646,7 +640,12 @@ static inline int polytope_core(const mk_shape *s)
  * bracket as any does and adds a vertex (ours, not the paper's; the bracket
  * stays certified, as for the secant steps). The columns of these steps can
  * lie in one plane with the ray (an edge of P raised along n and a point
- * along it), so their pivots check the new plane (pivot_careful). */
+ * along it), so their pivots check the new plane (pivot_careful). A step
+ * costs about two of the paper's iterations (the pieces' exits, up to three
+ * pivots): on capsule pairs it pays (21 -> 4.4 supports, 2.2x faster), on
+ * rounded boxes and hulls, whose large flat faces the basis normal finds in
+ * a few supports, it did not (13 -> 8 supports but 1.1-1.7x slower, with a
+ * Bullet bin in the growth model 20% slower), so they keep the paper's loop. */
 typedef struct corner {
     mk_vec3 q, a, b; /* vertex of P, and the core points of A and B it came from (A's frame) */
 } corner;
@@ -905,13 +904,10 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
             if (v3_finite(q))
                 corners_push(&r->kc, q, a, b);
         }
-        /* Cores of points and segments (spheres, capsules): their difference
-         * is at most a parallelogram, whose edges and corners the vertices
-         * held cover, and the basis would only cost pivots (capsule pairs:
-         * 2.3 supports either way, 400 against 560 ns). Boxes and hulls keep
-         * it too, for their faces (4.9 supports without it, 3.2 with). */
-        if (thin_core(c->a) && thin_core(c->b))
-            warm = NULL;
+        /* P is at most a parallelogram, whose edges and corners the vertices
+         * held cover: the cached basis would only cost pivots (capsule
+         * pairs: 2.3 supports either way, 400 against 560 ns). */
+        warm = NULL;
     }
     /* Smooth pairs: the cached samples, moved with their shapes, seed the secant
      * fit (their directions are A's, unchanged): at a small displacement its
@@ -1010,7 +1006,7 @@ static mk_status prepare(const mk_growth_input *in, const mk_growth_settings *st
     c->hint_b = cache && cache->valid ? cache->hint_b : -1;
     c->rounded = c->ra > 0 || c->rb > 0;
     c->smooth = is_smooth(pr->a) && is_smooth(pr->b);
-    c->corners = !c->smooth && c->rounded && polytope_core(pr->a) && polytope_core(pr->b);
+    c->corners = !c->smooth && c->rounded && thin_core(pr->a) && thin_core(pr->b);
     c->ia = inradius(pr->a, in->centre_a, in->inradius_a);
     c->ib = inradius(pr->b, in->centre_b, in->inradius_b);
     if (isnan(c->ia) || isnan(c->ib))

@@ -68,10 +68,10 @@ MK_API mk_growth_settings mk_growth_default_settings(void);
  * Boolean query reads and writes the same cache. For pairs of spheres and
  * ellipsoids (secant steps, see growth.c) it holds instead the last `samples`
  * support calls, each as its direction and its points, which seed the secant
- * fit at the new pose (a Newton step with the previous Jacobian). For rounded
- * pairs whose cores are polytopes (capsules, rounded boxes and hulls, spheres
- * against those) it also holds the last `corners` vertices of the cores'
- * difference met (see growth.c), which aim the first support at the new pose. */
+ * fit at the new pose (a Newton step with the previous Jacobian). For capsule
+ * pairs (and a sphere against a capsule) it holds instead the last `corners`
+ * vertices of the cores' difference met (see growth.c), which aim the first
+ * support at the new pose. */
 typedef struct mk_growth_cache {
     mk_vec3 a[3];   /* points of A, A's local frame */
     mk_vec3 b[3];   /* points of B, B's local frame */
