@@ -372,6 +372,23 @@ static int seeded_epa(const mk_pair *pair, const mk_vec3 *a, const mk_vec3 *b, i
            mk_epa_from_points(pair, a, b, count, &st, ws, sizeof ws, sd);
 }
 
+/* The extents across the normal (x, y) of a face's edges i -> i + 1 (the
+ * coordinates run one past the last vertex, back to the first); returns the
+ * largest |x| + |y| of the vertices, the scale of the face-pair test's slack. */
+static mk_real edge_extents(const mk_real *x, const mk_real *y, int n, mk_real lo[2][MK_COLLIDE_FACE_POLY],
+                            mk_real hi[2][MK_COLLIDE_FACE_POLY])
+{
+    mk_real big = 0;
+    for (int i = 0; i < n; ++i) {
+        const int ux = x[i] < x[i + 1], uy = y[i] < y[i + 1];
+        lo[0][i] = ux ? x[i] : x[i + 1], hi[0][i] = ux ? x[i + 1] : x[i];
+        lo[1][i] = uy ? y[i] : y[i + 1], hi[1][i] = uy ? y[i + 1] : y[i];
+        const mk_real m = fabs(x[i]) + fabs(y[i]);
+        big = m > big ? m : big;
+    }
+    return big;
+}
+
 /* Two hulls resting face on face with the faces' outlines crossing (a yawed
  * stack of equal boxes): D's face along the normal is then often neither
  * shape's face less a vertex (each one's deepest vertex overhangs the other's
@@ -432,21 +449,8 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
      * and never one the exact test would take. */
     mk_real lo_a[2][MK_COLLIDE_FACE_POLY], hi_a[2][MK_COLLIDE_FACE_POLY];
     mk_real lo_b[2][MK_COLLIDE_FACE_POLY], hi_b[2][MK_COLLIDE_FACE_POLY];
-    mk_real big = 0;
-    for (int i = 0; i < na; ++i) {
-        const int x = ax[i] < ax[i + 1], y = ay[i] < ay[i + 1];
-        lo_a[0][i] = x ? ax[i] : ax[i + 1], hi_a[0][i] = x ? ax[i + 1] : ax[i];
-        lo_a[1][i] = y ? ay[i] : ay[i + 1], hi_a[1][i] = y ? ay[i + 1] : ay[i];
-        const mk_real m = fabs(ax[i]) + fabs(ay[i]);
-        big = m > big ? m : big;
-    }
-    for (int j = 0; j < nbv; ++j) {
-        const int x = bx[j] < bx[j + 1], y = by[j] < by[j + 1];
-        lo_b[0][j] = x ? bx[j] : bx[j + 1], hi_b[0][j] = x ? bx[j + 1] : bx[j];
-        lo_b[1][j] = y ? by[j] : by[j + 1], hi_b[1][j] = y ? by[j + 1] : by[j];
-        const mk_real m = fabs(bx[j]) + fabs(by[j]);
-        big = m > big ? m : big;
-    }
+    const mk_real big_a = edge_extents(ax, ay, na, lo_a, hi_a), big_b = edge_extents(bx, by, nbv, lo_b, hi_b);
+    const mk_real big = big_a > big_b ? big_a : big_b;
     const mk_real slack = 1e-9 * big;
     int bi = -1, bj = -1;
     mk_real best_h = -INFINITY;
