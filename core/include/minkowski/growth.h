@@ -69,9 +69,10 @@ MK_API mk_growth_settings mk_growth_default_settings(void);
  * ellipsoids (secant steps, see growth.c) it holds instead the last `samples`
  * support calls, each as its direction and its points, which seed the secant
  * fit at the new pose (a Newton step with the previous Jacobian). For capsule
- * pairs (and a sphere against a capsule) it holds instead the last `corners`
- * vertices of the cores' difference met (see growth.c), which aim the first
- * support at the new pose. */
+ * pairs and a sphere against a capsule, box or hull (growth.c's corner steps)
+ * it also holds the last `corners` vertices of the cores' difference met,
+ * which aim the first support at the new pose (capsule pairs: instead of the
+ * basis). */
 typedef struct mk_growth_cache {
     mk_vec3 a[3];   /* points of A, A's local frame */
     mk_vec3 b[3];   /* points of B, B's local frame */
