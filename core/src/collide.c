@@ -199,14 +199,6 @@ static mk_real origin_margin(const mk_real *x, const mk_real *y, int i, int j, i
     return fmin(1 - bj - bl, fmin(bj, bl));
 }
 
-/* Two unit vectors across the unit n, (t1, t2, n) right-handed. */
-static void across(mk_vec3 n, mk_vec3 *t1, mk_vec3 *t2)
-{
-    const mk_vec3 t = fabs(n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
-    *t1 = v3_normalize_or(v3_sub(t, v3_scale(n, v3_dot(t, n))), v3(0, 0, 1));
-    *t2 = v3_cross(n, *t1);
-}
-
 /* Whose face the shortcut looks for: A's, B's, or D's own. */
 typedef enum ref_face { REF_A, REF_B, REF_D } ref_face;
 
@@ -238,7 +230,7 @@ static int resting_shortcut(const mk_pair *pair, mk_vec3 n, ref_face ref, const 
     /* Four supports tilted around n: on a face whose normal is near n, these
      * are that face's vertices. */
     mk_vec3 t1, t2;
-    across(n, &t1, &t2);
+    v3_across(n, &t1, &t2);
     mk_vec3 v[4], a[4], b[4], fv[4];
     for (int i = 0; i < 4; ++i) {
         /* azimuths 0.4 + i pi / 2: (cos, sin) = (c, s), (-s, c), (-c, -s), (s, -c) */
@@ -432,7 +424,7 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
         pb[j] = v3_add(m3_mul(&R, hb->vertices[hb->face_vertices[hb->face_start[fb] + j]]), p);
     /* The edge pair, in coordinates across n (x, y) and heights along it (z). */
     mk_vec3 t1, t2;
-    across(n, &t1, &t2);
+    v3_across(n, &t1, &t2);
     mk_real ax[MK_COLLIDE_FACE_POLY + 1], ay[MK_COLLIDE_FACE_POLY + 1], az[MK_COLLIDE_FACE_POLY + 1];
     mk_real bx[MK_COLLIDE_FACE_POLY + 1], by[MK_COLLIDE_FACE_POLY + 1], bz[MK_COLLIDE_FACE_POLY + 1];
     for (int i = 0; i <= na; ++i) {
@@ -525,7 +517,7 @@ static int curved_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *es,
         return 0;
     mink k = mink_of(pair, hint_a, hint_b);
     mk_vec3 t1, t2;
-    across(n, &t1, &t2);
+    v3_across(n, &t1, &t2);
     /* azimuths i pi / 2 (fine ring) and pi / 4 + i pi / 2 (coarse ring) */
     static const mk_real kc[8] = {1, 0, -1, 0, 0.70710678118654752, -0.70710678118654752, -0.70710678118654752,
                                   0.70710678118654752};

@@ -1211,8 +1211,8 @@ typedef struct flat {
 
 static void flatten(const cand_list *l, mk_vec3 n, flat *f)
 {
-    const mk_vec3 t = fabs(n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
-    const mk_vec3 t1 = v3_normalize_or(v3_madd(t, -v3_dot(t, n), n), v3(0, 0, 1)), t2 = v3_cross(n, t1);
+    mk_vec3 t1, t2;
+    v3_across(n, &t1, &t2);
     for (int q = 0; q < l->count; ++q) {
         const mk_vec3 p = cand_pos(&l->c[q]);
         f->x[q] = v3_dot(p, t1);

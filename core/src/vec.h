@@ -36,6 +36,13 @@ static inline mk_vec3 v3_normalize_or(mk_vec3 a, mk_vec3 fallback)
     mk_real l = v3_len(a);
     return l > 1e-300 && isfinite(l) ? v3_scale(a, 1.0 / l) : fallback;
 }
+/* Two unit vectors across the unit n, (t1, t2, n) right-handed. */
+static inline void v3_across(mk_vec3 n, mk_vec3 *t1, mk_vec3 *t2)
+{
+    const mk_vec3 t = fabs(n.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
+    *t1 = v3_normalize_or(v3_sub(t, v3_scale(n, v3_dot(t, n))), v3(0, 0, 1));
+    *t2 = v3_cross(n, *t1);
+}
 static inline mk_vec3 m3_mul(const mk_mat3 *R, mk_vec3 v)
 {
     return v3(R->m[0][0] * v.x + R->m[0][1] * v.y + R->m[0][2] * v.z,
