@@ -640,6 +640,43 @@ END_TEST
 
 /* ------------------------------------------------------------ touching: sigma* = 1 */
 
+/* A sphere against a capsule: the corner steps (growth.c) put into the basis
+ * columns that can lie in one plane with the ray (a step towards one vertex
+ * of P that finds its neighbour along an edge gives t p + that edge, in the
+ * plane of the edge's later points and the ray), and a plain pivot there
+ * returned t_L above t*: "lower bound 1.5015... but the normal certifies
+ * 1.5083..." (random pair sphere vs capsule #509). Such pivots check the new
+ * plane (pivot_careful); the answer is checked against the GJK bisection and
+ * the normal's certificate. */
+START_TEST(corner_step_columns_in_one_plane_with_the_ray)
+{
+    gcase g;
+    memset(&g, 0, sizeof g);
+    ck_assert_int_eq(mk_shape_sphere(&g.a, 0x1.ceb4df0c72d72p-2), MK_OK);
+    ck_assert_int_eq(mk_shape_capsule(&g.b, 0x1.3ec7ae5ad0d4cp-3, 0x1.ef2fca0779e7ep-1), MK_OK);
+    g.oa = g.a;
+    g.ob = g.b;
+    static const double ra[9] = {-0x1.e79c6c45d61fp-4, -0x1.6e7c62af4d554p-4, -0x1.fa4a6d755f9c2p-1,
+                                 -0x1.114e22a01093fp-2, -0x1.e9abfc2223b7cp-1, 0x1.e6111af7c2712p-4,
+                                 -0x1.e9a5d7f8fa008p-1, 0x1.1cb9411a3191ap-2,  0x1.7088101931a8p-4};
+    static const double rb[9] = {0x1.7be3db1a5a5a6p-1,  0x1.28670f5daf0bdp-2,  0x1.359e7619c1842p-1,
+                                 -0x1.8a4055df4f104p-4, -0x1.b17d57098b56p-1, 0x1.0bf58a37810d4p-1,
+                                 0x1.53b4409edf136p-1,  -0x1.c93d79d7f98b1p-2, -0x1.335f69aa5d95p-1};
+    for (int k = 0; k < 9; ++k) {
+        g.xa.R.m[k / 3][k % 3] = ra[k];
+        g.xb.R.m[k / 3][k % 3] = rb[k];
+    }
+    g.xa.p = v3(0x1.9fb2706cd8eb2p+0, 0x1.99066ec77d59dp+0, 0x1.36e62ff87c244p+0);
+    g.xb.p = v3(0x1.46afe612c07d1p+0, 0x1.ad6dfb6b81f35p+0, 0x1.23b78fedac42ap-2);
+    const mk_growth_settings st = mk_growth_default_settings();
+    mk_growth_input in = input_of(&g);
+    mk_growth_result res;
+    mk_growth_distance(&in, &st, NULL, &res);
+    const bracket br = gjk_bisect(&g);
+    check_solution(&g, &res, st.tolerance, &br, "sphere vs capsule, corner columns in one plane");
+}
+END_TEST
+
 START_TEST(touching_spheres_give_one)
 {
     or_rng r = or_rng_make(0x5fe7e);
@@ -1237,6 +1274,73 @@ START_TEST(two_d_discs_and_squares_exact)
 }
 END_TEST
 
+/* One 2D query and every check of the random 2D test: status, the bracket
+ * closed, the normal's certificate from brute-force supports, witnesses in
+ * the shapes that scale to one point, and (bisect) the 3D GJK bisection on the
+ * extruded prisms. Returns the query's support calls. */
+static int check2d(const poly2 *pa, const poly2 *pb, const mk_growth_input2d *in, const mk_growth_settings *st,
+                   int bisect, const char *what)
+{
+    mk_growth_result2d res;
+    mk_status s = mk_growth_distance_2d(in, st, &res);
+    if (!(s == MK_GJK_SEPARATED || s == MK_GJK_INTERSECTING)) {
+        for (int k = 0; k < 2; ++k) {
+            const poly2 *q = k ? pb : pa;
+            mk_vec2 c = k ? in->centre_b : in->centre_a;
+            fprintf(stderr, "  %c: n %d radius %a centre %a %a:", 'A' + k, q->s.count, q->s.radius, c.x, c.y);
+            for (int j = 0; j < q->s.count; ++j)
+                fprintf(stderr, " (%a %a)", q->v[j].x, q->v[j].y);
+            fprintf(stderr, "\n");
+        }
+        ck_abort_msg("%s: %s", what, mk_status_string(s));
+    }
+    REQUIRE(res.lower_bound <= res.upper_bound && res.upper_bound - res.lower_bound <=
+                                                      st->tolerance * res.lower_bound * (1 + 1e-9),
+            "%s: gap [%.17g, %.17g]", what, res.lower_bound, res.upper_bound);
+    /* Certificate: the normal's bound from brute-force supports... */
+    mk_vec2 cA = pose_apply2(in->pose_a, in->centre_a), cB = pose_apply2(in->pose_b, in->centre_b);
+    mk_vec2 p = {cB.x - cA.x, cB.y - cA.y}, nn = res.normal, mn = {-nn.x, -nn.y};
+    double h = support2_value(&pa->s, in->pose_a, nn) - (nn.x * cA.x + nn.y * cA.y) +
+               support2_value(&pb->s, in->pose_b, mn) + (nn.x * cB.x + nn.y * cB.y);
+    double dual = (nn.x * p.x + nn.y * p.y) / h;
+    REQUIRE(fabs(hypot(nn.x, nn.y) - 1) <= 1e-12 && fabs(dual - res.lower_bound) <= 1e-10 * dual,
+            "%s: lower bound %.17g, normal certifies %.17g", what, res.lower_bound, dual);
+    /* ... and witnesses in the shapes that scale to one point. */
+    double sg = res.sigma;
+    mk_vec2 xa = {cA.x + sg * (res.point_a.x - cA.x), cA.y + sg * (res.point_a.y - cA.y)};
+    mk_vec2 xb = {cB.x + sg * (res.point_b.x - cB.x), cB.y + sg * (res.point_b.y - cB.y)};
+    REQUIRE(hypot(xa.x - xb.x, xa.y - xb.y) <= 1e-9 * (1 + sg) * (1 + hypot(p.x, p.y)) &&
+                hypot(xa.x - res.contact.x, xa.y - res.contact.y) <= 1e-9 * (1 + sg) * (1 + hypot(p.x, p.y)),
+            "%s: witnesses do not meet", what);
+    double depth = 2 * st->tolerance * hypot(p.x, p.y) / sg + SLACK;
+    double da = point_shape2(&pa->s, in->pose_a, res.point_a), db = point_shape2(&pb->s, in->pose_b, res.point_b);
+    REQUIRE(da <= SLACK && db <= SLACK && da >= -depth && db >= -depth,
+            "%s: witness distances %.3g %.3g", what, da, db);
+    /* Against the 3D GJK bisection on the extruded prisms (the random test:
+     * one pair in ten). */
+    if (bisect) {
+        gcase g;
+        memset(&g, 0, sizeof g);
+        mk_hull *ha = prism_of(&pa->s, &g.oa), *hb = prism_of(&pb->s, &g.ob);
+        g.a = g.oa;
+        g.b = g.ob;
+        g.xa = pose3_of(in->pose_a);
+        g.xb = pose3_of(in->pose_b);
+        g.ca = v3(in->centre_a.x, in->centre_a.y, 0);
+        g.cb = v3(in->centre_b.x, in->centre_b.y, 0);
+        bracket br = gjk_bisect(&g);
+        double amplify = fmax(1, sg / (nn.x * p.x + nn.y * p.y));
+        /* Discs and capsules are prisms with a 1e-3 core: compare loosely. */
+        double slack = pa->s.count <= 2 || pb->s.count <= 2 ? 1e-2 : ORACLE_REL + ORACLE_AGREE * amplify;
+        REQUIRE(res.upper_bound >= br.lo * (1 - slack) && res.lower_bound <= br.hi * (1 + slack),
+                "%s: growth [%.17g, %.17g] vs prism bisection [%.17g, %.17g]", what, res.lower_bound,
+                res.upper_bound, br.lo, br.hi);
+        mk_hull_destroy(ha);
+        mk_hull_destroy(hb);
+    }
+    return res.iterations;
+}
+
 START_TEST(two_d_random_polygons)
 {
     or_rng r = or_rng_make(0x2d1);
@@ -1259,70 +1363,53 @@ START_TEST(two_d_random_polygons)
             in.centre_a = (mk_vec2){fa * pa.v[0].x, fa * pa.v[0].y};
             in.centre_b = (mk_vec2){fb * pb.v[0].x, fb * pb.v[0].y};
         }
-        mk_growth_result2d res;
-        mk_status s = mk_growth_distance_2d(&in, &st, &res);
-        if (!(s == MK_GJK_SEPARATED || s == MK_GJK_INTERSECTING)) {
-            for (int k = 0; k < 2; ++k) {
-                const poly2 *q = k ? &pb : &pa;
-                mk_vec2 c = k ? in.centre_b : in.centre_a;
-                fprintf(stderr, "  %c: n %d radius %a centre %a %a:", 'A' + k, q->s.count, q->s.radius, c.x, c.y);
-                for (int j = 0; j < q->s.count; ++j)
-                    fprintf(stderr, " (%a %a)", q->v[j].x, q->v[j].y);
-                fprintf(stderr, "\n");
-            }
-            ck_abort_msg("2D #%d: %s", i, mk_status_string(s));
-        }
-        iters += res.iterations;
-        REQUIRE(res.lower_bound <= res.upper_bound && res.upper_bound - res.lower_bound <=
-                                                          st.tolerance * res.lower_bound * (1 + 1e-9),
-                "2D #%d: gap [%.17g, %.17g]", i, res.lower_bound, res.upper_bound);
-        /* Certificate: the normal's bound from brute-force supports... */
-        mk_vec2 cA = pose_apply2(in.pose_a, in.centre_a), cB = pose_apply2(in.pose_b, in.centre_b);
-        mk_vec2 p = {cB.x - cA.x, cB.y - cA.y}, nn = res.normal, mn = {-nn.x, -nn.y};
-        double h = support2_value(&pa.s, in.pose_a, nn) - (nn.x * cA.x + nn.y * cA.y) +
-                   support2_value(&pb.s, in.pose_b, mn) + (nn.x * cB.x + nn.y * cB.y);
-        double dual = (nn.x * p.x + nn.y * p.y) / h;
-        REQUIRE(fabs(hypot(nn.x, nn.y) - 1) <= 1e-12 && fabs(dual - res.lower_bound) <= 1e-10 * dual,
-                "2D #%d: lower bound %.17g, normal certifies %.17g", i, res.lower_bound, dual);
-        /* ... and witnesses in the shapes that scale to one point. */
-        double sg = res.sigma;
-        mk_vec2 xa = {cA.x + sg * (res.point_a.x - cA.x), cA.y + sg * (res.point_a.y - cA.y)};
-        mk_vec2 xb = {cB.x + sg * (res.point_b.x - cB.x), cB.y + sg * (res.point_b.y - cB.y)};
-        REQUIRE(hypot(xa.x - xb.x, xa.y - xb.y) <= 1e-9 * (1 + sg) * (1 + hypot(p.x, p.y)) &&
-                    hypot(xa.x - res.contact.x, xa.y - res.contact.y) <= 1e-9 * (1 + sg) * (1 + hypot(p.x, p.y)),
-                "2D #%d: witnesses do not meet", i);
-        double depth = 2 * st.tolerance * hypot(p.x, p.y) / sg + SLACK;
-        double da = point_shape2(&pa.s, in.pose_a, res.point_a), db = point_shape2(&pb.s, in.pose_b, res.point_b);
-        REQUIRE(da <= SLACK && db <= SLACK && da >= -depth && db >= -depth,
-                "2D #%d: witness distances %.3g %.3g", i, da, db);
-        /* One in ten against the 3D GJK bisection on the extruded prisms. */
-        if (i % 10 == 0) {
-            gcase g;
-            memset(&g, 0, sizeof g);
-            mk_hull *ha = prism_of(&pa.s, &g.oa), *hb = prism_of(&pb.s, &g.ob);
-            g.a = g.oa;
-            g.b = g.ob;
-            g.xa = pose3_of(in.pose_a);
-            g.xb = pose3_of(in.pose_b);
-            g.ca = v3(in.centre_a.x, in.centre_a.y, 0);
-            g.cb = v3(in.centre_b.x, in.centre_b.y, 0);
-            bracket br = gjk_bisect(&g);
-            double amplify = fmax(1, sg / (nn.x * p.x + nn.y * p.y));
-            /* Discs and capsules are prisms with a 1e-3 core: compare loosely. */
-            double slack = pa.s.count <= 2 || pb.s.count <= 2 ? 1e-2 : ORACLE_REL + ORACLE_AGREE * amplify;
-            REQUIRE(res.upper_bound >= br.lo * (1 - slack) && res.lower_bound <= br.hi * (1 + slack),
-                    "2D #%d: growth [%.17g, %.17g] vs prism bisection [%.17g, %.17g]", i, res.lower_bound,
-                    res.upper_bound, br.lo, br.hi);
-            mk_hull_destroy(ha);
-            mk_hull_destroy(hb);
-            bisected++;
-        }
+        char what[32];
+        snprintf(what, sizeof what, "2D #%d", i);
+        iters += check2d(&pa, &pb, &in, &st, i % 10 == 0, what);
+        bisected += i % 10 == 0;
     }
     printf("growth 2D: %d polygon pairs, %.1f iterations per query, %d against the prism bisection\n", n,
            (double)iters / n, bisected);
     /* Rounded polygons (most of these) take the corner steps: 7.7 supports
      * per query without them, 4.5 with them. */
     REQUIRE(iters <= 6L * n, "2D: %.2f supports per query", (double)iters / n);
+}
+END_TEST
+
+/* A rounded pair where the 2D corner step declined (the ray missed the capsule
+ * of its last two vertices) after writing its direction: the plain iteration
+ * then took its support along that direction but divided by the basis
+ * plane's <n, p>, an outer bound that was not one, and the query stopped with
+ * its gap open (random 2D pair 15342 at MK_TEST_SCALE=5, before 357bc85
+ * landed). A declined step now writes nothing, and the loop takes the basis
+ * normal whenever a step declines. */
+START_TEST(two_d_declined_corner_step_keeps_the_basis_normal)
+{
+    static const mk_vec2 va[11] = {
+        {0x1.d4bf251722acfp-2, 0x1.7747bd7a598c5p-2},   {0x1.cc9254f6a6e15p-2, 0x1.7958eef3e9cfbp-2},
+        {0x1.6e8c57d69cff3p-5, 0x1.ae95329e542e3p-2},   {-0x1.238626d357a2ep-5, 0x1.aec4265cd6158p-2},
+        {-0x1.c3f8fcaed68e1p-1, -0x1.10030e230e618p-3}, {-0x1.ae8277acd2039p-1, -0x1.70d9d547d193bp-3},
+        {-0x1.69ab5af9d08b8p-1, -0x1.188196d24ccf9p-2}, {0x1.b11456e1f8dbdp-2, -0x1.7ff4c533e0379p-2},
+        {0x1.61f82660124a2p-1, -0x1.20709be24af9p-2},   {0x1.67ac5fb1de486p-1, -0x1.1a99c6792a949p-2},
+        {0x1.c7c7aeb215b3bp-1, -0x1.f4a9f1de5a3f8p-4}};
+    static const mk_vec2 vb[6] = {{0x1.6cb08775da58p-3, 0x1.53d9de7d4ae19p-1},  {-0x1.2e5f3ea91f55dp-3, 0x1.88aec649ec0c8p-1},
+                                  {-0x1.7a4786d02340cp-3, 0x1.45ba58d311c6fp-1}, {-0x1.d03f920b643fp-3, 0x1.8945c6fb51536p-2},
+                                  {-0x1.e1dbac07b6ffbp-4, -0x1.ae70804e1b10ep-1}, {0x1.ddb73031e89dbp-3, -0x1.47c0df647f28dp-2}};
+    poly2 pa, pb;
+    memset(&pa, 0, sizeof pa);
+    memset(&pb, 0, sizeof pb);
+    memcpy(pa.v, va, sizeof va);
+    memcpy(pb.v, vb, sizeof vb);
+    pa.s = (mk_shape2d){pa.v, 11, 0x1.ea681251dc87p-3};
+    pb.s = (mk_shape2d){pb.v, 6, 0x1.c44d299b04753p-4};
+    mk_growth_input2d in;
+    memset(&in, 0, sizeof in);
+    in.a = &pa.s;
+    in.b = &pb.s;
+    in.pose_a = (mk_pose2d){0x1.5b0041641b8d8p-2, 0x1.3d79442649988p+0, -0x1.6eb629f98614p+1};
+    in.pose_b = (mk_pose2d){-0x1.58db22e7a2e74p+1, 0x1.49ccc0e346105p+2, -0x1.e13c68aad5eep-1};
+    const mk_growth_settings st = mk_growth_default_settings();
+    check2d(&pa, &pb, &in, &st, 1, "2D declined corner step");
 }
 END_TEST
 
@@ -1414,11 +1501,13 @@ static Suite *growth_suite(void)
     tcase_add_test(hostile, degenerate_centres);
     tcase_add_test(hostile, invalid_inputs);
     tcase_add_test(hostile, iteration_bound_keeps_a_valid_bracket);
+    tcase_add_test(hostile, corner_step_columns_in_one_plane_with_the_ray);
     suite_add_tcase(s, hostile);
     TCase *plane = tcase_create("2d");
     tcase_set_timeout(plane, timeout);
     tcase_add_test(plane, two_d_discs_and_squares_exact);
     tcase_add_test(plane, two_d_random_polygons);
+    tcase_add_test(plane, two_d_declined_corner_step_keeps_the_basis_normal);
     tcase_add_test(plane, two_d_invalid_and_degenerate);
     suite_add_tcase(s, plane);
     return s;
