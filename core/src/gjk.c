@@ -48,6 +48,8 @@ typedef struct ctx {
     mk_real radius; /* r_A + r_B */
     int hint_a, hint_b;
     int bad_support; /* a user support returned a non-finite point */
+    int have_inner;  /* Boolean queries: inner is a point of the cores' D (A's frame) */
+    mk_vec3 inner;
 } ctx;
 
 /* The point w = a - b of D least along d, a = s_A(-d), b = s_B(d), written into
@@ -87,6 +89,36 @@ static mk_status validate(const mk_pair *pair, const mk_gjk_settings *st)
     return MK_OK;
 }
 
+/* A point inside a shape's core, in its frame: the frame origin for the
+ * primitives, a hull's centroid (shape.h: an interior point); 0 for user
+ * shapes (their support is all that is known). */
+static inline int interior_point(const mk_shape *s, mk_vec3 *p)
+{
+    *p = v3(0, 0, 0);
+    if (s->type == MK_SHAPE_USER)
+        return 0;
+    if (s->type == MK_SHAPE_HULL)
+        *p = s->u.hull.hull->centroid;
+    return 1;
+}
+
+/* Whether the origin lies strictly inside the tetrahedron (a, b, c, d): the
+ * four signed volumes with one vertex replaced by the origin share the sign
+ * of the whole (simplex.h's s3d), which is not flat. */
+static inline int origin_in_tetra(mk_vec3 a, mk_vec3 b, mk_vec3 c, mk_vec3 d)
+{
+    mk_vec3 e1 = v3_sub(b, a), e2 = v3_sub(c, a), e3 = v3_sub(d, a);
+    mk_real c0 = v3_dot(b, v3_cross(c, d));
+    mk_real c1 = -v3_dot(a, v3_cross(e2, e3));
+    mk_real c2 = -v3_dot(e1, v3_cross(a, e3));
+    mk_real c3 = -v3_dot(e1, v3_cross(e2, a));
+    mk_real total = c0 + c1 + c2 + c3;
+    const mk_real flat = MK_SIMPLEX_FLAT_EPS * MK_SIMPLEX_FLAT_EPS * v3_len2(e1) * v3_len2(e2) * v3_len2(e3);
+    if (!(total * total > flat))
+        return 0;
+    return total > 0 ? (c0 > 0 && c1 > 0 && c2 > 0 && c3 > 0) : (c0 < 0 && c1 < 0 && c2 < 0 && c3 < 0);
+}
+
 static void make_ctx(const mk_pair *pair, const mk_gjk_cache *cache, ctx *c)
 {
     c->a = pair->a;
@@ -97,6 +129,17 @@ static void make_ctx(const mk_pair *pair, const mk_gjk_cache *cache, ctx *c)
     c->hint_a = cache && cache->valid ? cache->hint_a : -1;
     c->hint_b = cache && cache->valid ? cache->hint_b : -1;
     c->bad_support = 0;
+    c->have_inner = 0;
+    c->inner = v3(0, 0, 0);
+}
+
+/* Boolean queries: a point of D from points inside both cores, when known. */
+static void set_inner(const mk_pair *pair, ctx *c)
+{
+    mk_vec3 ia, ib;
+    c->have_inner = interior_point(pair->a, &ia) && interior_point(pair->b, &ib);
+    if (c->have_inner)
+        c->inner = v3_sub(ia, v3_add(m3_mul(&c->R, ib), c->p));
 }
 
 /* Centre of a shape's local bounding box (mk_shape_local_aabb): the origin for
@@ -370,6 +413,17 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
         /* Augment the active set (the support is already in slot n) and project
          * the origin (28d-e). */
         sx->count = n + 1;
+        /* Boolean: a triangle of support points and a point deep inside D
+         * (the interior point of Minkowski portal refinement; G. Snethen,
+         * Game Programming Gems 7, 2008) span a tetrahedron inside D; when it
+         * holds the origin the cores overlap, often an iteration or two
+         * before the simplex itself encloses the origin (curved shapes, deep
+         * overlaps). No projection needed then. */
+        if (boolean && c->have_inner && sx->count == 3 && origin_in_tetra(sx->w[0], sx->w[1], sx->w[2], c->inner)) {
+            r->out = RUN_OVERLAP;
+            ++k;
+            break;
+        }
         mk_vec3 xn = mk_simplex_project(sx);
         mk_real xn2 = v3_len2(xn);
         int stalled = have_x && !(xn2 < x2);
@@ -507,6 +561,7 @@ mk_status mk_gjk_intersect(const mk_pair *pair, const mk_gjk_settings *settings,
 
     ctx c;
     make_ctx(pair, cache, &c);
+    set_inner(pair, &c);
     mk_vec3 x0 = initial_guess(&c, &st, cache);
     mk_simplex simplex;
     run r;
