@@ -127,7 +127,11 @@ typedef struct mk_gjk_intersect_result {
 } mk_gjk_intersect_result;
 
 /* Boolean query with early exit: stops as soon as a separating plane is found or
- * the cores are shown to overlap by more than the radii allow. */
+ * the cores are shown to overlap by more than the radii allow. Overlap is shown
+ * by support points enclosing the origin, with a point inside both cores as
+ * a fourth vertex when that closes it sooner (the frame origins of the
+ * primitives, a hull's centroid, which mk_hull_create computes and a hand-built
+ * hull must set to an interior point; never for user shapes). */
 MK_API mk_status mk_gjk_intersect(const mk_pair *pair, const mk_gjk_settings *settings,
                                   mk_gjk_cache *cache, mk_gjk_intersect_result *out);
 

@@ -61,7 +61,7 @@ typedef struct mk_hull {
     mk_transform box_pose;
     mk_vec3 box_half_extents;
     mk_vec3 aabb_min, aabb_max;  /* local bounding box */
-    mk_vec3 centroid;            /* volume centroid (interior point) */
+    mk_vec3 centroid;            /* volume centroid: an interior point (the Boolean query and growth rely on it) */
     mk_real inradius;            /* radius of the largest ball about centroid inside the hull */
     /* Support lookup: a cube map of directions. Each of the 6 faces of the
      * cube [-1, 1]^3 is cut into start_res^2 cells (hull_start_index in
