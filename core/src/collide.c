@@ -4,6 +4,7 @@
 #include "box_sat.h"
 #include "epa_seed.h"
 #include "manifold_internal.h"
+#include "pair_check.h"
 #include "support.h"
 #include "vec.h"
 
@@ -849,10 +850,9 @@ static int still_apart(const mk_collide_cache *c, const mk_pair *pair, mk_real s
 static int inputs_ok(const mk_pair *pair, const mk_collide_settings *s)
 {
     const mk_gjk_settings *g = &s->gjk;
-    return isfinite(s->speculative) && s->speculative >= 0 && mk_shape_validate(pair->a) == MK_OK &&
-           mk_shape_validate(pair->b) == MK_OK && mk_is_valid_transform(&pair->xf_a) &&
-           mk_is_valid_transform(&pair->xf_b) && g->variant >= MK_GJK_VANILLA && g->variant <= MK_GJK_NESTEROV &&
-           g->max_iterations > 0 && g->max_iterations <= 100000 && isfinite(g->tolerance) && g->tolerance >= 0 &&
+    return isfinite(s->speculative) && s->speculative >= 0 && pair_check(pair) == MK_OK &&
+           g->variant >= MK_GJK_VANILLA && g->variant <= MK_GJK_NESTEROV && g->max_iterations > 0 &&
+           g->max_iterations <= 100000 && isfinite(g->tolerance) && g->tolerance >= 0 &&
            g->init >= MK_GJK_INIT_BOUNDS && g->init <= MK_GJK_INIT_SIMPLEX;
 }
 

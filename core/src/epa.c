@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "epa_seed.h"
+#include "pair_check.h"
 #include "segment.h"
 #include "support.h"
 
@@ -1020,21 +1021,6 @@ static void epa_placeholder(mk_epa_result *out, mk_status st)
     out->normal = v3(1, 0, 0);
 }
 
-static mk_status validate_pair(const mk_pair *pair)
-{
-    if (!pair || !pair->a || !pair->b)
-        return MK_INVALID_INPUT;
-    mk_status sa = mk_shape_validate(pair->a);
-    if (sa != MK_OK)
-        return sa;
-    mk_status sb = mk_shape_validate(pair->b);
-    if (sb != MK_OK)
-        return sb;
-    if (!mk_is_valid_transform(&pair->xf_a) || !mk_is_valid_transform(&pair->xf_b))
-        return MK_INVALID_INPUT;
-    return MK_OK;
-}
-
 static int valid_settings(const mk_epa_settings *s)
 {
     return isfinite(s->tolerance) && s->tolerance >= 0 && isfinite(s->relative_tolerance) &&
@@ -1325,7 +1311,7 @@ mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_set
     if (!valid_settings(&st) || !gjk || gjk->status != MK_GJK_INTERSECTING || !valid_simplex(&gjk->simplex) ||
         !isfinite(gjk->core_distance) || !v3_finite(gjk->normal))
         return MK_INVALID_INPUT;
-    mk_status v = validate_pair(pair);
+    mk_status v = pair_check(pair);
     if (v != MK_OK) {
         out->status = v;
         return v;
@@ -1460,7 +1446,7 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
     mk_epa_settings es = epa_settings ? *epa_settings : mk_epa_default_settings();
     if (!valid_settings(&es))
         return MK_INVALID_INPUT;
-    mk_status v = validate_pair(pair);
+    mk_status v = pair_check(pair);
     if (v != MK_OK) {
         out->status = v;
         return v;

@@ -11,6 +11,7 @@
  * Everything runs in A's local frame; B is carried by its pose relative to A. */
 #include <minkowski/gjk.h>
 #include <stddef.h>
+#include "pair_check.h"
 #include "simplex.h"
 #include "support.h"
 
@@ -72,16 +73,9 @@ static inline __attribute__((always_inline)) void support_min(ctx *c, mk_vec3 d,
 
 static mk_status validate(const mk_pair *pair, const mk_gjk_settings *st)
 {
-    if (!pair || !pair->a || !pair->b)
-        return MK_INVALID_INPUT;
-    mk_status sa = mk_shape_validate(pair->a);
-    if (sa != MK_OK)
-        return sa;
-    mk_status sb = mk_shape_validate(pair->b);
-    if (sb != MK_OK)
-        return sb;
-    if (!mk_is_valid_transform(&pair->xf_a) || !mk_is_valid_transform(&pair->xf_b))
-        return MK_INVALID_INPUT;
+    mk_status pv = pair_check(pair);
+    if (pv != MK_OK)
+        return pv;
     if (st->variant < MK_GJK_VANILLA || st->variant > MK_GJK_NESTEROV || st->max_iterations <= 0 ||
         st->max_iterations > MK_GJK_MAX_ITER_CAP || !isfinite(st->tolerance) || st->tolerance < 0 ||
         st->init < MK_GJK_INIT_BOUNDS || st->init > MK_GJK_INIT_SIMPLEX)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <minkowski/manifold.h>
 #include "manifold_internal.h"
+#include "pair_check.h"
 #include "segment.h"
 #include "support.h"
 
@@ -1433,16 +1434,9 @@ static int to_surfaces(cand_list *l, mk_vec3 n, mk_real ra, mk_real rb, mk_real 
 static mk_status validate(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
                           const mk_manifold_settings *st)
 {
-    if (!pair || !pair->a || !pair->b)
-        return MK_INVALID_INPUT;
-    mk_status sa = mk_shape_validate(pair->a);
-    if (sa != MK_OK)
-        return sa;
-    mk_status sb = mk_shape_validate(pair->b);
-    if (sb != MK_OK)
-        return sb;
-    if (!mk_is_valid_transform(&pair->xf_a) || !mk_is_valid_transform(&pair->xf_b))
-        return MK_INVALID_INPUT;
+    mk_status pv = pair_check(pair);
+    if (pv != MK_OK)
+        return pv;
     mk_real nl = v3_len(normal);
     if (!v3_finite(normal) || !isfinite(nl) || !(nl > 1e-12))
         return MK_INVALID_INPUT;
