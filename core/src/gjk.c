@@ -127,11 +127,15 @@ static void make_ctx(const mk_pair *pair, const mk_gjk_cache *cache, ctx *c)
     c->inner = v3(0, 0, 0);
 }
 
-/* Boolean queries: a point of D from points inside both cores, when known. */
+/* Boolean queries: a point of D from points inside both cores, when known.
+ * Not for two boxes: their simplex encloses the origin in 4.6 iterations on
+ * the bench's boxes at 1 cm overlap, and the test saved 0.1 of them while
+ * costing 5% more instructions and ~10% more time (200 -> 220 ns). */
 static void set_inner(const mk_pair *pair, ctx *c)
 {
     mk_vec3 ia, ib;
-    c->have_inner = interior_point(pair->a, &ia) && interior_point(pair->b, &ib);
+    c->have_inner = !(pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX) &&
+                    interior_point(pair->a, &ia) && interior_point(pair->b, &ib);
     if (c->have_inner)
         c->inner = v3_sub(ia, v3_add(m3_mul(&c->R, ib), c->p));
 }
