@@ -1580,6 +1580,40 @@ START_TEST(tolerance_ladder)
 }
 END_TEST
 
+/* A relative tolerance alone (absolute 0): while no support had been taken
+ * the upper bound was +inf, and inf - lower <= rel * inf read as converged,
+ * so EPA stopped on GJK's tetrahedron with an infinite depth and NaN
+ * witnesses (found by a fuzzer on a cylinder resting on a box; any pair whose
+ * seed is GJK's own tetrahedron did it, e.g. these axis-aligned boxes). */
+START_TEST(relative_tolerance_alone)
+{
+    or_rng r = or_rng_make(0x4e1);
+    mk_epa_settings es = tol_settings(0, 1e-9);
+    size_t n = mk_epa_workspace_size(es.max_iterations);
+    void *ws = malloc(n);
+    for (int i = 0; i < 200; ++i) {
+        mk_vec3 ha = v3(or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1));
+        mk_vec3 hb = v3(or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1));
+        mk_shape a, b;
+        ck_assert_int_eq(mk_shape_box(&a, ha, 0), MK_OK);
+        ck_assert_int_eq(mk_shape_box(&b, hb, 0), MK_OK);
+        mk_transform xa = mk_transform_identity(), xb = mk_transform_identity();
+        xb.p = v3(or_uniform(&r, -0.9, 0.9) * (ha.x + hb.x), or_uniform(&r, -0.9, 0.9) * (ha.y + hb.y),
+                  or_uniform(&r, -0.9, 0.9) * (ha.z + hb.z));
+        const double d = or_aabb_aabb(v3_scale(ha, -1), ha, v3_sub(xb.p, hb), v3_add(xb.p, hb), NULL, NULL);
+        mk_pair p = {&a, xa, &b, xb};
+        mk_signed_distance_result res;
+        ck_assert_int_eq(mk_signed_distance(&p, NULL, &es, NULL, ws, n, &res), MK_PENETRATING);
+        ck_assert_msg(isfinite(res.distance) && isfinite(res.upper_bound) && v3_finite(res.point_a) &&
+                          v3_finite(res.point_b),
+                      "pair %d: distance %g, upper %g", i, res.distance, res.upper_bound);
+        ck_assert_msg(fabs(res.distance - d) <= 1e-9 * fabs(d) + 1e-15, "pair %d: %.17g, exact %.17g", i,
+                      res.distance, d);
+    }
+    free(ws);
+}
+END_TEST
+
 /* Timing (printed, not asserted): signed distance of 240-vertex hulls
  * overlapping by 1 cm, the issue's headline case. */
 START_TEST(timing_240_vertex_hulls)
@@ -1831,6 +1865,7 @@ static Suite *epa_suite(void)
     tcase_add_test(api, budgets_keep_certified_bounds);
     tcase_add_test(api, epa_after_gjk_on_rounded_shapes);
     tcase_add_test(api, tolerance_ladder);
+    tcase_add_test(api, relative_tolerance_alone);
     tcase_add_test(api, timing_240_vertex_hulls);
     suite_add_tcase(s, api);
     return s;

@@ -305,7 +305,12 @@ static inline mk_real allowed_gap(const epa *e)
     return rel > e->tol ? rel : e->tol;
 }
 
-static inline int converged(const epa *e) { return e->upper - e->lower <= allowed_gap(e); }
+/* Not before the first support: with upper = +inf a relative gap would read
+ * inf <= inf. */
+static inline int converged(const epa *e)
+{
+    return e->upper < INFINITY && e->upper - e->lower <= allowed_gap(e);
+}
 
 /* Size of D seen so far: scales the rounding thresholds. */
 static void note_scale(epa *e, mk_vec3 w)
