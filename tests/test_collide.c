@@ -107,6 +107,9 @@ START_TEST(agrees_with_signed_distance)
                 REQUIRE(deficit <= allowed, "pair %d (types %d/%d): deepest point %g, signed distance %g", i,
                         a.type, b.type, min_separation(&m), sd.distance);
                 REQUIRE(v3_dot(m.normal, sd.normal) > 0, "pair %d: normal flipped", i);
+                for (int k = 1; k < m.count; ++k) /* manifold.h: increasing feature ids, the witness too */
+                    REQUIRE(m.points[k - 1].id < m.points[k].id, "pair %d: ids %08x, %08x out of order", i,
+                            m.points[k - 1].id, m.points[k].id);
                 with_points += pass == 0;
             }
         }
@@ -116,6 +119,48 @@ START_TEST(agrees_with_signed_distance)
             n, with_points, worst);
     or_hull_pool_free(&p12);
     or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* The exact witness pair joins a manifold whose features fall short of the
+ * depth with its own id (0x7FFFFFF0); it was appended after the sorted
+ * points, so ids came out as 800200ff, 800201ff, 7ffffff0 against manifold.h's
+ * "increasing feature id" (found by a fuzzer: a 2 mm cylinder deep inside a
+ * rounded box 400 m across, under a relative EPA tolerance of 1e-3). */
+START_TEST(witness_point_keeps_id_order)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cylinder(&a, 0.0023636246463963123, 0.0031895099082826757, 4.5896978082564344e-05),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(171.07540027797006, 402.57373277541262, 207.81125336493349),
+                                  7.7738806222712045),
+                     MK_OK);
+    const mk_transform xa = {{{{-0.33685149296486117, 0.4635022929108934, -0.81957104399416625},
+                               {-0.8276001295472335, 0.26934238057956883, 0.49247609850340202},
+                               {0.44900901690360906, 0.84416841121311492, 0.29286617464155795}}},
+                             {0, 0, 0}};
+    const mk_transform xb = {{{{-0.33685149319791763, 0.46350229313190383, -0.81957104377338708},
+                               {-0.82760012948267914, 0.26934238030484192, 0.49247609876213705},
+                               {0.44900901684775224, 0.8441684111794211, 0.29286617482431526}}},
+                             {-0.00017530104333312823, 6.7003743896360942e-05, 6.656494920142839e-05}};
+    mk_pair p = {&a, xa, &b, xb};
+    mk_collide_settings s = mk_collide_default_settings();
+    s.epa.tolerance = 1.091730038116428e-07;
+    s.epa.relative_tolerance = 0.0009732303792956427;
+    s.speculative = 0.00045396626497675087;
+    mk_manifold m;
+    ck_assert_int_eq(mk_collide(&p, &s, NULL, &m), MK_PENETRATING);
+    ck_assert_int_ge(m.count, 2);
+    for (int k = 1; k < m.count; ++k)
+        REQUIRE(m.points[k - 1].id < m.points[k].id, "mk_collide: ids %08x, %08x out of order", m.points[k - 1].id,
+                m.points[k].id);
+    mk_collide_cache cc;
+    memset(&cc, 0, sizeof cc);
+    mk_contact_patch_result pr;
+    ck_assert_int_eq(mk_collide_patch(&p, &s, &cc, 8, &pr), MK_PENETRATING);
+    for (int k = 1; k < pr.count; ++k)
+        REQUIRE(pr.points[k - 1].id < pr.points[k].id, "mk_collide_patch: ids %08x, %08x out of order",
+                pr.points[k - 1].id, pr.points[k].id);
 }
 END_TEST
 
@@ -1487,6 +1532,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, box_on_box_four_points);
     tcase_add_test(tc, agrees_with_signed_distance);
+    tcase_add_test(tc, witness_point_keeps_id_order);
     tcase_add_test(tc, plane_contacts);
     tcase_add_test(tc, plane_matches_box_standin);
     tcase_add_test(tc, plane_patch_points);

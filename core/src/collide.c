@@ -77,13 +77,24 @@ static void keep_deepest(contact_points *m, int cap, mk_real tie, mk_vec3 pa, mk
     if (deepest <= distance + (m->count < cap ? 1e-6 * (1 + fabs(distance)) : tie))
         return;
     int slot = m->count < cap ? m->count++ : shallow;
-    mk_manifold_point *p = &m->points[slot];
-    p->point_a = pa;
-    p->point_b = pb;
-    p->position = v3_scale(v3_add(pa, pb), 0.5);
-    p->separation = distance;
-    p->depth = -distance;
-    p->id = MK_COLLIDE_WITNESS_ID;
+    mk_manifold_point w;
+    w.point_a = pa;
+    w.point_b = pb;
+    w.position = v3_scale(v3_add(pa, pb), 0.5);
+    w.separation = distance;
+    w.depth = -distance;
+    w.id = MK_COLLIDE_WITNESS_ID;
+    /* Into its place by id (manifold.h: increasing feature ids): the others
+     * stay sorted around the slot it takes. */
+    while (slot > 0 && m->points[slot - 1].id > w.id) {
+        m->points[slot] = m->points[slot - 1];
+        --slot;
+    }
+    while (slot + 1 < m->count && m->points[slot + 1].id < w.id) {
+        m->points[slot] = m->points[slot + 1];
+        ++slot;
+    }
+    m->points[slot] = w;
 }
 
 static mk_real depth_tie(const mk_pair *pair)
