@@ -1533,6 +1533,55 @@ START_TEST(hostile_needles_and_plates)
 }
 END_TEST
 
+/* A sphere exactly touching a needle hull: the lower bound cleared the radius
+ * in the squared comparison while core distance minus radius rounded to 0, so
+ * the distance query said MK_GJK_SEPARATED with distance and both bounds 0
+ * (found by a fuzzer). Separated must mean a positive certified distance, and
+ * the Boolean query's plane a positive margin. */
+START_TEST(hostile_touching_rounds_to_zero)
+{
+    static const mk_vec3 pts[] = {
+        {0.04366478535129939, 0.033114604025726781, 0.055547973445297855},
+        {0.043665673448631856, 0.033115432296055312, -0.025216215296773734},
+        {0.043662330656659962, 0.033115684545717901, 0.05050680441084357},
+        {0.043660449227285854, 0.033114015238212079, 0.034354397564851688},
+        {0.043666271554552494, 0.03311359579250632, 0.013514703547873947},
+        {0.043662022743031333, 0.03311514708951404, -0.020455506681395983},
+        {0.043665792199193317, 0.033113382569070829, 0.068037145676483224},
+        {0.043663136822922055, 0.033110942902583561, -0.018774697024806903},
+        {0.043661430726481043, 0.033114403503846451, -0.026881962630274859},
+        {0.04366072595375501, 0.033112703494058413, 0.035394652734498974},
+        {0.043662303972630198, 0.033110578420109713, -0.011657097998599136},
+        {0.043663499580650925, 0.033115920525729953, 0.021981558344547854},
+        {0.043663039806323863, 0.033112502298389149, -0.021409920680396103},
+        {0.043661490121164465, 0.033114428123092995, 0.0028321872605053047},
+        {0.043665089773671346, 0.0331109158092905, -0.0036174594595715474}};
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, 15, &h), MK_OK);
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_sphere(&a, 2.9424221465975471), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&b, h, 0), MK_OK);
+    const mk_mat3 R = {{{2.2204460492503131e-16, -1, 0}, {1, 2.2204460492503131e-16, 0}, {0, 0, 1}}};
+    const mk_transform xa = {R, {0, 0, 0}}, xb = {R, {-0.5017591367976475, -2.7534139049688662, -1.0824456640531848}};
+    mk_pair p = {&a, xa, &b, xb};
+    for (int v = 0; v < NVARIANTS; ++v) {
+        mk_gjk_settings s = settings_for(v, (tol_cfg){1e-8, 0});
+        mk_gjk_result g;
+        mk_status st = mk_gjk_distance(&p, &s, NULL, &g);
+        ck_assert_msg(st == MK_GJK_SEPARATED || st == MK_GJK_INTERSECTING, "%s: %s", VARIANTS[v].name,
+                      mk_status_string(st));
+        if (st == MK_GJK_SEPARATED)
+            ck_assert_msg(g.lower_bound > 0 && g.distance > 0, "%s: separated with distance %.17g, lower %.17g",
+                          VARIANTS[v].name, g.distance, g.lower_bound);
+        mk_gjk_intersect_result ir;
+        st = mk_gjk_intersect(&p, &s, NULL, &ir);
+        if (st == MK_GJK_SEPARATED)
+            ck_assert_msg(ir.margin > 0, "%s: separated with margin %.17g", VARIANTS[v].name, ir.margin);
+    }
+    mk_hull_destroy(h);
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 static Suite *gjk_suite(void)
@@ -1563,6 +1612,7 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_max_iterations_one);
     tcase_add_test(hostile, hostile_parallel_capsules);
     tcase_add_test(hostile, hostile_needles_and_plates);
+    tcase_add_test(hostile, hostile_touching_rounds_to_zero);
     suite_add_tcase(s, hostile);
     return s;
 }

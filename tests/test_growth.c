@@ -1079,6 +1079,37 @@ START_TEST(iteration_bound_keeps_a_valid_bracket)
 }
 END_TEST
 
+/* A cone touching a capsule at coordinates of 4e5: the Boolean run stopped on
+ * t_U = 1 - 2e-16 (separated) while its plane's margin, the supports'
+ * difference hu_b - hu_a, rounded to -1.5e-11: MK_GJK_SEPARATED with a
+ * certificate that did not separate (found by a fuzzer). A plane without a
+ * positive margin is touching within rounding now: intersecting, with a
+ * lower bound of at most 1. */
+START_TEST(boolean_plane_margin_at_touching)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cone(&a, 5529.984568900908, 7848.9935373676763, 18397.973157771645), MK_OK);
+    ck_assert_int_eq(mk_shape_capsule(&b, 423838.20283597853, 139561.58926681601), MK_OK);
+    const mk_mat3 R = {{{-0.42848034323024464, 0.55945184148286842, -0.70951971961793925},
+                        {0.52554071361242038, -0.4844546171148969, -0.69936448457996969},
+                        {-0.73499085286895882, -0.67254543416596479, -0.086435439383821588}}};
+    mk_growth_input in;
+    memset(&in, 0, sizeof in);
+    in.pair.a = &a;
+    in.pair.b = &b;
+    in.pair.xf_a.R = R;
+    in.pair.xf_b.R = R;
+    in.pair.xf_b.p = v3(51117.949182788107, -105276.63261813164, 432201.71267702151);
+    mk_growth_intersect_result r;
+    const mk_status st = mk_growth_intersect(&in, NULL, NULL, &r);
+    ck_assert_msg(st == MK_GJK_SEPARATED || st == MK_GJK_INTERSECTING, "%s", mk_status_string(st));
+    if (st == MK_GJK_SEPARATED)
+        ck_assert_msg(r.margin > 0, "separated with margin %.17g", r.margin);
+    else
+        ck_assert_msg(r.lower_bound <= 1, "touching with lower bound %.17g", r.lower_bound);
+}
+END_TEST
+
 /* Boolean mode stops early: never more iterations than the distance query. */
 START_TEST(boolean_exits_early)
 {
@@ -1494,6 +1525,7 @@ static Suite *growth_suite(void)
     tcase_set_timeout(exact, timeout);
     tcase_add_test(exact, touching_spheres_give_one);
     tcase_add_test(exact, touching_boxes_give_one);
+    tcase_add_test(exact, boolean_plane_margin_at_touching);
     suite_add_tcase(s, exact);
     TCase *hostile = tcase_create("hostile");
     tcase_set_timeout(hostile, timeout);

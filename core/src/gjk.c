@@ -528,7 +528,8 @@ mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, 
          * the gap cannot separate the bounds (|x| tiny next to the tolerance,
          * e.g. the simplex passing near the origin of an overlapping pair), the
          * answer is "touching within the tolerance", reported as intersecting. */
-        out->status = separated_beyond(&r, c.radius) ? MK_GJK_SEPARATED : MK_GJK_INTERSECTING;
+        out->status =
+            separated_beyond(&r, c.radius) && out->lower_bound > 0 ? MK_GJK_SEPARATED : MK_GJK_INTERSECTING;
 
     if (cache) {
         cache->dir = core_ub > 0 ? r.x : r.lb_dir;
@@ -571,13 +572,20 @@ mk_status mk_gjk_intersect(const mk_pair *pair, const mk_gjk_settings *settings,
         return out->status;
     }
 
-    if (separated_beyond(&r, c.radius)) {
-        /* Separating plane (Alg. 2): D lies in {w : <d, w> >= lb |d|}, so with
-         * n = -d / |d| (from A to B) every core point a has <n, a> <= <n, lb_a>
-         * and every core point b has <n, b> >= <n, lb_b>. */
-        mk_vec3 n = v3_normalize_or(v3_neg(r.lb_dir), v3(1, 0, 0));
-        mk_real top_a = v3_dot(n, r.lb_a) + pair->a->radius;
-        mk_real bot_b = v3_dot(n, r.lb_b) - pair->b->radius;
+    /* Separating plane (Alg. 2): D lies in {w : <d, w> >= lb |d|}, so with
+     * n = -d / |d| (from A to B) every core point a has <n, a> <= <n, lb_a>
+     * and every core point b has <n, b> >= <n, lb_b>. Its margin must come
+     * out positive: at touching it can round to <= 0 (then: touching). */
+    int apart = separated_beyond(&r, c.radius);
+    mk_vec3 n = v3(1, 0, 0);
+    mk_real top_a = 0, bot_b = 0;
+    if (apart) {
+        n = v3_normalize_or(v3_neg(r.lb_dir), v3(1, 0, 0));
+        top_a = v3_dot(n, r.lb_a) + pair->a->radius;
+        bot_b = v3_dot(n, r.lb_b) - pair->b->radius;
+        apart = bot_b - top_a > 0;
+    }
+    if (apart) {
         mk_vec3 nw = m3_mul(&pair->xf_a.R, n);
         out->plane_normal = nw;
         out->plane_offset = 0.5 * (top_a + bot_b) + v3_dot(nw, pair->xf_a.p);

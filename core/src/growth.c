@@ -1199,7 +1199,11 @@ mk_status mk_growth_intersect(const mk_growth_input *in, const mk_growth_setting
     const basis *B = &r.B;
     out->upper_bound = 1 / B->tl;
     out->lower_bound = r.tu > B->tl ? 1 / r.tu : 1 / B->tl;
-    if (r.out == RUN_SEPARATED) {
+    /* The plane must clear by a positive margin: at touching the bound t_U < 1
+     * and the supports' difference hu_b - hu_a can disagree in rounding (a
+     * fuzzer found t_U = 1 - 2e-16 with a margin of -1.5e-11 at coordinates of
+     * 4e5); that is touching within rounding, answered below. */
+    if (r.out == RUN_SEPARATED && r.hu_b - r.hu_a > 0) {
         /* D' lies below the plane <nu, .> = h(nu) < <nu, p>: every point a of A
          * has <nu, a> <= hu_a < hu_b <= <nu, b> for every point b of B. */
         mk_vec3 nw = m3_mul(&xa->R, r.nu);
@@ -1212,12 +1216,15 @@ mk_status mk_growth_intersect(const mk_growth_input *in, const mk_growth_setting
     } else {
         /* t_L > 1: c_A + (x_A - c_A) / t_L is a convex combination of c_A and a
          * point of A, and equals the same combination on B's side (eq. 28 with
-         * sigma = 1). Converged without a decision: touching within the tolerance. */
+         * sigma = 1). Converged without a decision, or a plane without a
+         * positive margin: touching within the tolerance. */
         mk_vec3 pa, pb;
         witnesses(B, &pa, &pb);
         mk_real f = B->tl > 1 ? 1 / B->tl : 1;
         out->common_point = xf_apply(xa, v3_madd(c.ca, f, v3_sub(pa, c.ca)));
         out->status = MK_GJK_INTERSECTING;
+        if (out->lower_bound > 1)
+            out->lower_bound = 1; /* the refused plane's bound: looser, still certified */
     }
     if (cache)
         store_cache(cache, &c, B, &sc, &r.kc);
