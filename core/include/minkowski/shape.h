@@ -103,9 +103,10 @@ typedef struct mk_hull {
  * scan reads only the vertices, which the rest of the step keeps in cache. */
 #define MK_HULL_LINEAR_SCAN_MAX 48
 
-/* Build the convex hull of `count` points with Qhull. Rejects NULL, count < 4,
- * non-finite coordinates, and point sets without volume (coplanar, collinear,
- * coincident) with MK_DEGENERATE_HULL. Duplicated points are fine. */
+/* Build the convex hull of `count` points with Qhull. Rejects NULL pointers, a
+ * negative count and non-finite coordinates with MK_INVALID_INPUT, fewer than
+ * 4 points and point sets without volume (coplanar, collinear, coincident)
+ * with MK_DEGENERATE_HULL. Duplicated points are fine. */
 MK_API mk_status mk_hull_create(const mk_vec3 *points, int count, mk_hull **out);
 MK_API void mk_hull_destroy(mk_hull *hull);
 /* Brute-force support over every vertex (reference for tests). */
