@@ -743,6 +743,34 @@ START_TEST(ellipsoid_and_user_give_one)
 }
 END_TEST
 
+/* A user box resting on an ellipsoid's top, touching: both features are
+ * single support points, and the one less sensitive to the normal anchors the
+ * contact. The sensitivity tilted the normal one way along each of two axes;
+ * when the user support's corner for the exact normal was already the corner
+ * those two tilts pick, the box's face looked like a stable point and the
+ * contact sat at its corner, 23 units off the ellipsoid (found by a fuzzer).
+ * With tilts both ways the face is seen to swing: the ellipsoid's top anchors
+ * it. The same pair with a built-in box got it right. */
+START_TEST(user_box_on_ellipsoid_anchors_on_the_ellipsoid)
+{
+    static const mk_vec3 h = {203.63149586983329, 110.42957785961296, 82.515024301442793};
+    const mk_vec3 radii = V(593.09679133472162, 643.57321308872747, 304.95668006462978);
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_ellipsoid(&a, radii), MK_OK);
+    ck_assert_int_eq(mk_shape_user(&b, user_box_support, &h, scl(h, -1), h, 0), MK_OK);
+    mk_transform xa = at(V(-1606.3140297577572, -4329.1171193089822, -1592.3859072821122));
+    mk_transform xb = at(V(-1606.3140297577572, -4329.1171193335267, -1204.9142029104364));
+    mk_pair p = {&a, xa, &b, xb};
+    const mk_vec3 n = V(1.7991107678020151e-13, 1.4736727707355969e-22, 1);
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, n, 5.5665339222429518e-09, NULL, &m), MK_OK);
+    ck_assert_int_eq(m.count, 1);
+    const mk_vec3 top = V(xa.p.x, xa.p.y, xa.p.z + radii.z); /* the ellipsoid's highest point */
+    ck_assert_msg(dist(m.points[0].point_a, top) <= 1e-6, "contact %g from the ellipsoid's top",
+                  dist(m.points[0].point_a, top));
+}
+END_TEST
+
 /* ------------------------------------------------------------ rounding */
 
 START_TEST(rounded_box_shifts_by_radius)
@@ -2061,6 +2089,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, sphere_gives_one);
     tcase_add_test(t, cone_base_and_side);
     tcase_add_test(t, ellipsoid_and_user_give_one);
+    tcase_add_test(t, user_box_on_ellipsoid_anchors_on_the_ellipsoid);
     tcase_add_test(t, rounded_box_shifts_by_radius);
     tcase_add_test(t, hull_cube_agrees_with_box);
     tcase_add_test(t, hull_against_curved);

@@ -1119,17 +1119,23 @@ static void line_line(const mf_ctx *c, const line_feature *la, const line_featur
     push(l, pa, pb, v3_dot(v3_sub(pb, pa), c->n), make_id(0, ia, ib, 4, MK_MF_ID_LINE_LINE));
 }
 
-/* How far the support of x moves when dir (unit) tilts by MK_MF_TILT: zero
- * for a vertex, large for a rim point seen almost along its axis, whose
- * position then follows the normal's error. */
+/* How far the support of x moves when dir (unit) tilts by MK_MF_TILT (the
+ * most of four tilts): zero for a vertex, large for a rim point seen almost
+ * along its axis, whose position then follows the normal's error. */
 static mk_real support_sensitivity(const posed *x, mk_vec3 dir)
 {
     mk_vec3 t1 = v3_normalize_or(v3_cross(dir, fabs(dir.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0)), v3(0, 0, 1));
     mk_vec3 t2 = v3_cross(dir, t1);
     mk_vec3 s0 = support_frame(x, dir);
-    mk_real m1 = v3_len(v3_sub(support_frame(x, v3_madd(dir, MK_MF_TILT, t1)), s0));
-    mk_real m2 = v3_len(v3_sub(support_frame(x, v3_madd(dir, MK_MF_TILT, t2)), s0));
-    return m1 > m2 ? m1 : m2;
+    /* Both ways along each axis: a flat face whose corner s0 already is the
+     * one a one-sided tilt picks would look like a stable point. */
+    const mk_vec3 tilts[4] = {t1, t2, v3_neg(t1), v3_neg(t2)};
+    mk_real m = 0;
+    for (int k = 0; k < 4; ++k) {
+        const mk_real moved = v3_len(v3_sub(support_frame(x, v3_madd(dir, MK_MF_TILT, tilts[k])), s0));
+        m = moved > m ? moved : m;
+    }
+    return m;
 }
 
 /* Contacts without a reference face: line against line, else a single point
