@@ -771,6 +771,38 @@ START_TEST(user_box_on_ellipsoid_anchors_on_the_ellipsoid)
 }
 END_TEST
 
+/* A small box tunnelled deep into a box ten thousand times larger, turned by
+ * 1e-3 rad: the small box's face, the preferred reference, is off the normal
+ * by the turn, and at a depth of 2258 its clip misses the depth by 0.013 (far
+ * above the check's tolerance, relative to the small box); the pair fell to
+ * the point path, whose "midpoint of the supports" took a corner of the big
+ * face: one point 4443 away from the small box (found by a fuzzer). The big
+ * box's face, exactly along the normal, holds the contact: four points on the
+ * small box at the depth. */
+START_TEST(tunnelled_box_takes_the_other_reference_face)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, V(0.2, 0.0876, 0.575), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, V(2270, 4510, 7650), 0), MK_OK);
+    mk_transform xa = at(V(0, 0, 0)), xb = axis_angle(V(12.3, 13.1, 0.1), V(0, 0, 1), 1e-3);
+    mk_pair p = {&a, xa, &b, xb};
+    /* mk_signed_distance's answer: B's x axis, and the depth to B's -x face */
+    const mk_vec3 n = V(cos(1e-3), sin(1e-3), 0);
+    const double distance = -2257.8869936521683;
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, n, distance, NULL, &m), MK_OK);
+    ck_assert_int_eq(m.count, 4);
+    double deepest = INFINITY;
+    for (int i = 0; i < m.count; ++i) {
+        const mk_vec3 q = m.points[i].point_a; /* A sits at the origin unturned */
+        ck_assert_msg(fabs(q.x) <= 0.2 + 1e-9 && fabs(q.y) <= 0.0876 + 1e-9 && fabs(q.z) <= 0.575 + 1e-9,
+                      "point %d (%g, %g, %g) off the small box", i, q.x, q.y, q.z);
+        deepest = fmin(deepest, m.points[i].separation);
+    }
+    ck_assert_msg(fabs(deepest - distance) <= 1e-6, "deepest %.17g, signed distance %.17g", deepest, distance);
+}
+END_TEST
+
 /* ------------------------------------------------------------ rounding */
 
 START_TEST(rounded_box_shifts_by_radius)
@@ -2090,6 +2122,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, cone_base_and_side);
     tcase_add_test(t, ellipsoid_and_user_give_one);
     tcase_add_test(t, user_box_on_ellipsoid_anchors_on_the_ellipsoid);
+    tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);
     tcase_add_test(t, rounded_box_shifts_by_radius);
     tcase_add_test(t, hull_cube_agrees_with_box);
     tcase_add_test(t, hull_against_curved);

@@ -1021,16 +1021,9 @@ static int face_contact_complete(const mf_ctx *c, const posed *is, mk_vec3 ref_n
  * neither has one or the face does not hold the contact. *n_out: the reference
  * normal oriented A to B. fa, fb: the best faces of A along n and of B along
  * -n (computed first, whatever the outcome; the line path reuses them). */
-static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out, face_pick *fa_out, face_pick *fb_out)
+/* Face contacts on one reference face: A's (flip 0) or B's (flip 1). */
+static int face_contacts_on(const mf_ctx *c, int flip, face_pick fa, face_pick fb, cand_list *l, mk_vec3 *n_out)
 {
-    face_pick fa = best_face(&c->a, c->n), fb = best_face(&c->b, v3_neg(c->n));
-    *fa_out = fa;
-    *fb_out = fb;
-    const mk_real cmin = cos(MK_MF_FACE_ANGLE);
-    int use_a = fa.face >= 0 && fa.align >= cmin, use_b = fb.face >= 0 && fb.align >= cmin;
-    if (!use_a && !use_b)
-        return 0;
-    int flip = use_b && (!use_a || fb.align > fa.align + MK_MF_REF_BIAS);
     const posed *rs = flip ? &c->b : &c->a, *is = flip ? &c->a : &c->b;
     const int face = flip ? fb.face : fa.face;
     const int is_disc = rs->s->type == MK_SHAPE_CYLINDER || rs->s->type == MK_SHAPE_CONE;
@@ -1076,6 +1069,28 @@ static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out, face_pic
     }
     }
     return face_contact_complete(c, is, ref_n, ref_off, *n_out, l);
+}
+
+static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out, face_pick *fa_out, face_pick *fb_out)
+{
+    face_pick fa = best_face(&c->a, c->n), fb = best_face(&c->b, v3_neg(c->n));
+    *fa_out = fa;
+    *fb_out = fb;
+    const mk_real cmin = cos(MK_MF_FACE_ANGLE);
+    int use_a = fa.face >= 0 && fa.align >= cmin, use_b = fb.face >= 0 && fb.align >= cmin;
+    if (!use_a && !use_b)
+        return 0;
+    int flip = use_b && (!use_a || fb.align > fa.align + MK_MF_REF_BIAS);
+    if (face_contacts_on(c, flip, fa, fb, l, n_out) && l->count > 0)
+        return 1;
+    /* The other shape's face, when it has one: the preferred face can be off
+     * the normal by an angle that, times a depth far beyond the shapes'
+     * sizes (a box tunnelled deep into a much larger one), misses the depth,
+     * while the other lies along the normal and holds the contact. */
+    if (!(flip ? use_a : use_b))
+        return 0;
+    l->count = 0;
+    return face_contacts_on(c, !flip, fa, fb, l, n_out);
 }
 
 /* ---------------------------------------------------------------- line and point contacts */
