@@ -1085,6 +1085,42 @@ START_TEST(hostile_tunnelled_box)
 }
 END_TEST
 
+/* A 0.3 mm cylinder just inside the face of a box 3e5 across: EPA's exit
+ * face was a sliver (two nearly equal rim supports at one corner of the box
+ * face, the opposite corner 3.4e5 away), and its barycentric weights, taken
+ * about the exit point with vectors of 1.7e5, were off by 2e-5: the witness
+ * pair missed the exit point by 0.54 across the normal while the depth was
+ * 4.6e-4 (found by a fuzzer). Witnesses must satisfy point_b - point_a =
+ * distance * normal to rounding, and lie on their shapes. */
+START_TEST(hostile_sliver_exit_face)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(146268.69674564773, 91748.017072607632, 48505.105990183984), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_cylinder(&b, 0.00030573905674959457, 5.5719573090770436e-05, 0), MK_OK);
+    const mk_mat3 R = {{{0.065260291802552217, 0.88632987997965396, 0.45843258846759372},
+                        {-0.24858800900506495, 0.4593683512729132, -0.85275126480568963},
+                        {-0.96640834852185731, -0.058310048053982599, 0.250309492834768}}};
+    const mk_transform xa = {R, {-2940439.5588416578, -570475.53273984371, -3009969.6472383062}};
+    const mk_transform xb = {R, {-2918203.2377317525, -611838.32288197067, -2997828.3588579646}};
+    mk_pair p = {&a, xa, &b, xb};
+    size_t n = mk_epa_workspace_size(128);
+    void *ws = malloc(n);
+    mk_signed_distance_result res;
+    ck_assert_int_eq(mk_signed_distance(&p, NULL, NULL, NULL, ws, n, &res), MK_PENETRATING);
+    free(ws);
+    const mk_vec3 e = v3_sub(v3_sub(res.point_b, res.point_a), v3_scale(res.normal, res.distance));
+    /* rounding of coordinates of 3e6 */
+    ck_assert_msg(v3_len(e) <= 1e-8, "point_b - point_a - distance * normal = %g (distance %g)", v3_len(e),
+                  res.distance);
+    /* point_b on B: its height over B's face along the normal is within rounding of B's support */
+    const mk_vec3 nb = mk_rotate_inv(&xb.R, res.normal);
+    const mk_vec3 lb = mk_rotate_inv(&xb.R, v3_sub(res.point_b, xb.p));
+    const double hb = v3_dot(mk_shape_support(&b, v3_neg(nb), NULL), nb);
+    ck_assert_msg(fabs(v3_dot(lb, nb) - hb) <= 1e-8, "point_b %g off B's lowest point along the normal",
+                  v3_dot(lb, nb) - hb);
+}
+END_TEST
+
 /* Very different sizes (1e-3 against 10): the difference is a big box with
  * corners cut at the scale of 1e-3, and absolute tolerances tuned for unit
  * scenes are either far too loose for the small shape (a depth error of the
@@ -1851,6 +1887,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_thin_boxes);
     tcase_add_test(hostile, hostile_tunnelled_box);
     tcase_add_test(hostile, hostile_very_different_sizes);
+    tcase_add_test(hostile, hostile_sliver_exit_face);
     tcase_add_test(hostile, hostile_stacked_cubes);
     tcase_add_test(hostile, signed_distance_continuous_across_touching);
     tcase_add_test(hostile, signed_distance_face_sweep);
