@@ -107,6 +107,11 @@ START_TEST(agrees_with_signed_distance)
                 REQUIRE(deficit <= allowed, "pair %d (types %d/%d): deepest point %g, signed distance %g", i,
                         a.type, b.type, min_separation(&m), sd.distance);
                 REQUIRE(v3_dot(m.normal, sd.normal) > 0, "pair %d: normal flipped", i);
+                for (int k = 0; k < m.count; ++k) { /* manifold.h: separation = <point_b - point_a, normal> */
+                    const double proj = v3_dot(v3_sub(m.points[k].point_b, m.points[k].point_a), m.normal);
+                    REQUIRE(fabs(proj - m.points[k].separation) <= 1e-12, "pair %d point %d: separation %.17g, "
+                            "projection %.17g", i, k, m.points[k].separation, proj);
+                }
                 for (int k = 1; k < m.count; ++k) /* manifold.h: increasing feature ids, the witness too */
                     REQUIRE(m.points[k - 1].id < m.points[k].id, "pair %d: ids %08x, %08x out of order", i,
                             m.points[k - 1].id, m.points[k].id);
@@ -161,6 +166,46 @@ START_TEST(witness_point_keeps_id_order)
     for (int k = 1; k < pr.count; ++k)
         REQUIRE(pr.points[k - 1].id < pr.points[k].id, "mk_collide_patch: ids %08x, %08x out of order",
                 pr.points[k - 1].id, pr.points[k].id);
+}
+END_TEST
+
+/* The witness pair lies along the signed-distance normal; the manifold's
+ * normal is its reference face's, which may differ by up to the face angle.
+ * The witness took the signed distance as its separation, 1.3e-3 off
+ * <point_b - point_a, normal> (manifold.h's definition) at a depth of 250: a
+ * box rounded by 202 against an ellipsoid at the same place, GJK settings
+ * from a fuzzer. */
+START_TEST(witness_point_separation_along_the_manifold_normal)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(14.779925168472873, 0.053018688347022558, 0.13883985894645517),
+                                  202.28602786400879),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_ellipsoid(&b, v3(33.011323982054833, 183.82826363534912, 49.682097513649424)), MK_OK);
+    const mk_transform x = {{{{-0.49998784152514797, -0.84452560652372077, -0.19180369718221119},
+                              {-0.50251662408416897, 0.10253724573310441, 0.8584655821618703},
+                              {-0.70532914362450216, 0.52560689984361009, -0.47565553291296414}}},
+                            {0, 0, 0}};
+    mk_pair p = {&a, x, &b, x};
+    mk_collide_settings s = mk_collide_default_settings();
+    s.gjk.variant = MK_GJK_NESTEROV;
+    s.gjk.normalize_dir = 1;
+    s.gjk.fallback_to_vanilla = 0;
+    s.gjk.tolerance = 5.1758755258611417;
+    s.gjk.max_iterations = 1000;
+    s.gjk.init = MK_GJK_INIT_USER;
+    s.gjk.init_guess = v3(-239.91274462610684, 70.96273183182565, 212.18001612000532);
+    s.epa.tolerance = 0;
+    s.epa.relative_tolerance = 9.5151824642197827e-05;
+    s.speculative = 1.3794127772208271;
+    mk_manifold m;
+    ck_assert_int_eq(mk_collide(&p, &s, NULL, &m), MK_PENETRATING);
+    ck_assert_int_ge(m.count, 1);
+    for (int k = 0; k < m.count; ++k) {
+        const double proj = v3_dot(v3_sub(m.points[k].point_b, m.points[k].point_a), m.normal);
+        REQUIRE(fabs(proj - m.points[k].separation) <= 1e-9 * fabs(proj), "point %d (id %08x): separation %.17g, "
+                "projection %.17g", k, m.points[k].id, m.points[k].separation, proj);
+    }
 }
 END_TEST
 
@@ -1533,6 +1578,7 @@ int main(void)
     tcase_add_test(tc, box_on_box_four_points);
     tcase_add_test(tc, agrees_with_signed_distance);
     tcase_add_test(tc, witness_point_keeps_id_order);
+    tcase_add_test(tc, witness_point_separation_along_the_manifold_normal);
     tcase_add_test(tc, plane_contacts);
     tcase_add_test(tc, plane_matches_box_standin);
     tcase_add_test(tc, plane_patch_points);

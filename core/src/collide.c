@@ -77,12 +77,19 @@ static void keep_deepest(contact_points *m, int cap, mk_real tie, mk_vec3 pa, mk
     if (deepest <= distance + (m->count < cap ? 1e-6 * (1 + fabs(distance)) : tie))
         return;
     int slot = m->count < cap ? m->count++ : shallow;
+    /* Its separation along the manifold's normal (manifold.h: separation =
+     * <point_b - point_a, normal>): the pair lies along the signed-distance
+     * normal, which may differ from the reference face's normal by up to the
+     * face angle, and then the points differ tangentially, as on line
+     * contacts. The depth falls short of the signed distance by its
+     * (1 - cos) of that angle, second order (before, the signed distance was
+     * taken as it is: 1.3e-3 off the pair's projection at a depth of 250). */
     mk_manifold_point w;
     w.point_a = pa;
     w.point_b = pb;
     w.position = v3_scale(v3_add(pa, pb), 0.5);
-    w.separation = distance;
-    w.depth = -distance;
+    w.separation = v3_dot(v3_sub(pb, pa), m->normal);
+    w.depth = -w.separation;
     w.id = MK_COLLIDE_WITNESS_ID;
     /* Into its place by id (manifold.h: increasing feature ids): the others
      * stay sorted around the slot it takes. */
