@@ -1582,6 +1582,31 @@ START_TEST(hostile_touching_rounds_to_zero)
 }
 END_TEST
 
+/* A cylinder rounded by 15306 and a small cone 1.55 apart: the first lower
+ * bound (along the centres' difference) cleared the radii by 2e-12 in the
+ * squared test, and the Boolean query stopped there with a plane whose margin
+ * came out -4e-12 (not a certificate; found by a fuzzer). It must go on to
+ * the real separating plane. */
+START_TEST(hostile_rounding_level_first_plane)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cylinder(&a, 3645.4750720172578, 4570.8163765426152, 15305.851458502475), MK_OK);
+    ck_assert_int_eq(mk_shape_cone(&b, 0.23180920373380642, 0.120254379504885, 0), MK_OK);
+    mk_transform xa = mk_transform_identity(), xb = mk_transform_identity();
+    xb.p = v3(11254.154886541741, -15250.061429596202, -6.4392996694582934);
+    mk_pair p = {&a, xa, &b, xb};
+    for (int v = 0; v < NVARIANTS; ++v) {
+        mk_gjk_settings s = settings_for(v, (tol_cfg){5.2065070490343439e-07, 0});
+        mk_gjk_result g;
+        ck_assert_int_eq(mk_gjk_distance(&p, &s, NULL, &g), MK_GJK_SEPARATED);
+        ck_assert_msg(g.lower_bound > 1.5, "%s: lower bound %.17g", VARIANTS[v].name, g.lower_bound);
+        mk_gjk_intersect_result ir;
+        ck_assert_int_eq(mk_gjk_intersect(&p, &s, NULL, &ir), MK_GJK_SEPARATED);
+        ck_assert_msg(ir.margin > 0, "%s: margin %.17g", VARIANTS[v].name, ir.margin);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 static Suite *gjk_suite(void)
@@ -1613,6 +1638,7 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_parallel_capsules);
     tcase_add_test(hostile, hostile_needles_and_plates);
     tcase_add_test(hostile, hostile_touching_rounds_to_zero);
+    tcase_add_test(hostile, hostile_rounding_level_first_plane);
     suite_add_tcase(s, hostile);
     return s;
 }

@@ -276,6 +276,33 @@ static inline int separated_beyond(const run *r, mk_real radius)
     return r->lb_dw > 0 && r->lb_dw * r->lb_dw > radius * radius * r->lb_dd;
 }
 
+/* The separating plane of the best lower bound (Alg. 2): D lies in
+ * {w : <d, w> >= lb |d|}, so with n = -d / |d| (A's frame, from A to B) every
+ * core point a has <n, a> <= <n, lb_a> and every core point b has
+ * <n, b> >= <n, lb_b>. Returns the margin between the full shapes' planes,
+ * *top_a (A's highest) and *bot_b (B's lowest) along *n. */
+static mk_real plane_margin(const run *r, mk_real ra, mk_real rb, mk_vec3 *n, mk_real *top_a, mk_real *bot_b)
+{
+    *n = v3_normalize_or(v3_neg(r->lb_dir), v3(1, 0, 0));
+    *top_a = v3_dot(*n, r->lb_a) + ra;
+    *bot_b = v3_dot(*n, r->lb_b) - rb;
+    return *bot_b - *top_a;
+}
+
+/* Boolean exit on separation: the bound clears the radii, and its plane does
+ * too as the certificate computes it (the squared test can pass by rounding
+ * where the plane does not: a cylinder rounded by 15306 at a distance of 1.55
+ * along another direction gave a first lower bound 2e-12 above the radii and
+ * a margin of -4e-12; the loop goes on then, and finds the real plane). */
+static inline int separated_by_plane(const run *r, const ctx *c)
+{
+    if (!separated_beyond(r, c->radius))
+        return 0;
+    mk_vec3 n;
+    mk_real top_a, bot_b;
+    return plane_margin(r, c->a->radius, c->b->radius, &n, &top_a, &bot_b) > 0;
+}
+
 /* GJK++ Alg. 6 (vanilla when st->variant == MK_GJK_VANILLA). In Boolean mode it
  * also stops as soon as a plane separates the cores by more than the radii
  * (Alg. 2) or the cores are closer than the radii. */
@@ -345,7 +372,7 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
         }
         mk_vec3 w = sx->w[n];
         note_lower_bound(r, d, w, sx->a[n], sx->b[n]);
-        if (boolean && separated_beyond(r, radius)) {
+        if (boolean && separated_by_plane(r, c)) {
             r->out = RUN_SEPARATED;
             break;
         }
@@ -376,7 +403,7 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
                 }
                 w = sx->w[n];
                 note_lower_bound(r, d, w, sx->a[n], sx->b[n]);
-                if (boolean && separated_beyond(r, radius)) {
+                if (boolean && separated_by_plane(r, c)) {
                     r->out = RUN_SEPARATED;
                     break;
                 }
@@ -572,20 +599,12 @@ mk_status mk_gjk_intersect(const mk_pair *pair, const mk_gjk_settings *settings,
         return out->status;
     }
 
-    /* Separating plane (Alg. 2): D lies in {w : <d, w> >= lb |d|}, so with
-     * n = -d / |d| (from A to B) every core point a has <n, a> <= <n, lb_a>
-     * and every core point b has <n, b> >= <n, lb_b>. Its margin must come
-     * out positive: at touching it can round to <= 0 (then: touching). */
-    int apart = separated_beyond(&r, c.radius);
+    /* Separating plane (plane_margin); its margin must come out positive:
+     * at touching it can round to <= 0 (then: touching). */
     mk_vec3 n = v3(1, 0, 0);
     mk_real top_a = 0, bot_b = 0;
-    if (apart) {
-        n = v3_normalize_or(v3_neg(r.lb_dir), v3(1, 0, 0));
-        top_a = v3_dot(n, r.lb_a) + pair->a->radius;
-        bot_b = v3_dot(n, r.lb_b) - pair->b->radius;
-        apart = bot_b - top_a > 0;
-    }
-    if (apart) {
+    if (separated_beyond(&r, c.radius) &&
+        plane_margin(&r, pair->a->radius, pair->b->radius, &n, &top_a, &bot_b) > 0) {
         mk_vec3 nw = m3_mul(&pair->xf_a.R, n);
         out->plane_normal = nw;
         out->plane_offset = 0.5 * (top_a + bot_b) + v3_dot(nw, pair->xf_a.p);
