@@ -834,7 +834,9 @@ static inline __attribute__((always_inline)) int iterate(ctx *c, const mk_growth
             r->hu_a = v3_dot(n, pa);
             r->hu_b = v3_dot(n, pb);
         }
-        if (boolean && r->tu < 1) {
+        /* ... by a plane whose margin comes out positive (mk_growth_intersect's
+         * certificate): at touching the two can disagree in rounding. */
+        if (boolean && r->tu < 1 && r->hu_b - r->hu_a > 0) {
             r->out = RUN_SEPARATED;
             ++k;
             break;
@@ -1199,11 +1201,11 @@ mk_status mk_growth_intersect(const mk_growth_input *in, const mk_growth_setting
     const basis *B = &r.B;
     out->upper_bound = 1 / B->tl;
     out->lower_bound = r.tu > B->tl ? 1 / r.tu : 1 / B->tl;
-    /* The plane must clear by a positive margin: at touching the bound t_U < 1
-     * and the supports' difference hu_b - hu_a can disagree in rounding (a
-     * fuzzer found t_U = 1 - 2e-16 with a margin of -1.5e-11 at coordinates of
-     * 4e5); that is touching within rounding, answered below. */
-    if (r.out == RUN_SEPARATED && r.hu_b - r.hu_a > 0) {
+    /* The loop stops on separation only with a positive margin: at touching
+     * the bound t_U < 1 and the supports' difference hu_b - hu_a can disagree
+     * in rounding (a fuzzer found t_U = 1 - 2e-16 with a margin of -1.5e-11 at
+     * coordinates of 4e5); the loop then goes on to the tolerance. */
+    if (r.out == RUN_SEPARATED) {
         /* D' lies below the plane <nu, .> = h(nu) < <nu, p>: every point a of A
          * has <nu, a> <= hu_a < hu_b <= <nu, b> for every point b of B. */
         mk_vec3 nw = m3_mul(&xa->R, r.nu);
@@ -1216,8 +1218,8 @@ mk_status mk_growth_intersect(const mk_growth_input *in, const mk_growth_setting
     } else {
         /* t_L > 1: c_A + (x_A - c_A) / t_L is a convex combination of c_A and a
          * point of A, and equals the same combination on B's side (eq. 28 with
-         * sigma = 1). Converged without a decision, or a plane without a
-         * positive margin: touching within the tolerance. */
+         * sigma = 1). Converged without a decision: touching within the
+         * tolerance. */
         mk_vec3 pa, pb;
         witnesses(B, &pa, &pb);
         mk_real f = B->tl > 1 ? 1 / B->tl : 1;
