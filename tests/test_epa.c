@@ -1121,6 +1121,45 @@ START_TEST(hostile_sliver_exit_face)
 }
 END_TEST
 
+/* An ellipsoid deep (108) in a long cone, tight EPA tolerance: the faces'
+ * planes are conservative (a thin face takes a neighbour's normal, and its
+ * offset is the lowest of its vertices), so the nearest crossing of those
+ * planes along the normal lay on no face's triangle, the weights of the face
+ * picked missed the exit point by 58 and the witnesses by 1e-3 across the
+ * normal (found by a fuzzer). The ray is now crossed with the triangles
+ * themselves when that happens. */
+START_TEST(hostile_exit_point_off_the_face_planes)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_ellipsoid(&a, v3(69.159958375153593, 95.3571229892666, 115.10059856654566)), MK_OK);
+    ck_assert_int_eq(mk_shape_cone(&b, 88.66179530593854, 515.65497622680357, 0), MK_OK);
+    const mk_transform xa = {{{{0.41416866239683003, 0.86146255427016305, -0.29384789718278947},
+                               {-0.50911032157232494, 0.48686980339565555, 0.70976367546529173},
+                               {0.75450049672412078, -0.14436087465723635, 0.64022569326078516}}},
+                             {0, 0, 0}};
+    const mk_transform xb = {{{{0.99999999999999856, 2.7263563141751581e-08, -4.7779861217079225e-08},
+                               {-2.7263558924681516e-08, 0.99999999999999578, 8.8260406717060812e-08},
+                               {4.7779863623372198e-08, -8.8260405414411621e-08, 0.99999999999999512}}},
+                             {15.145094444784693, -29.112038284793076, -57.863766355941202}};
+    mk_pair p = {&a, xa, &b, xb};
+    mk_gjk_settings gs = mk_gjk_default_settings();
+    mk_epa_settings es = tol_settings(1.316117826532279e-10, 0);
+    es.max_iterations = 600;
+    size_t n = mk_epa_workspace_size(es.max_iterations);
+    void *ws = malloc(n);
+    for (int norm = 0; norm < 2; ++norm) {
+        gs.normalize_dir = norm;
+        mk_signed_distance_result res;
+        const mk_status st = mk_signed_distance(&p, &gs, &es, NULL, ws, n, &res);
+        ck_assert(st == MK_PENETRATING || st == MK_EPA_MAX_ITER);
+        const mk_vec3 e = v3_sub(v3_sub(res.point_b, res.point_a), v3_scale(res.normal, res.distance));
+        ck_assert_msg(v3_len(e) <= 1e-9 * (1 + fabs(res.distance)), "normalize %d: point_b - point_a - distance * "
+                      "normal = %g (distance %.17g)", norm, v3_len(e), res.distance);
+    }
+    free(ws);
+}
+END_TEST
+
 /* Very different sizes (1e-3 against 10): the difference is a big box with
  * corners cut at the scale of 1e-3, and absolute tolerances tuned for unit
  * scenes are either far too loose for the small shape (a depth error of the
@@ -1888,6 +1927,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_tunnelled_box);
     tcase_add_test(hostile, hostile_very_different_sizes);
     tcase_add_test(hostile, hostile_sliver_exit_face);
+    tcase_add_test(hostile, hostile_exit_point_off_the_face_planes);
     tcase_add_test(hostile, hostile_stacked_cubes);
     tcase_add_test(hostile, signed_distance_continuous_across_touching);
     tcase_add_test(hostile, signed_distance_face_sweep);

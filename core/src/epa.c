@@ -956,6 +956,53 @@ static int face_weights(const epa *e, const face *g, mk_vec3 q, mk_real lam[3])
     return 1;
 }
 
+/* A weight of an exit point below -this is not rounding. */
+#define MK_EPA_EXIT_SLACK 1e-9
+
+/* The live triangle the ray from the origin along n crosses, by its own
+ * vertices (Moller and Trumbore, "Fast, minimum storage ray-triangle
+ * intersection", 1997): the crossing whose smallest weight is largest (the
+ * most inside one: neighbours share edges). Returns 0 when no triangle is
+ * crossed within MK_EPA_EXIT_SLACK. */
+static int ray_hits_triangle(const epa *e, mk_vec3 n, int idx[3], mk_real lam[3], mk_vec3 *exit)
+{
+    int best = -1;
+    mk_real best_min = -MK_EPA_EXIT_SLACK, best_t = 0, bu = 0, bv = 0;
+    for (int k = 0; k < e->nlive; ++k) {
+        const face *g = &e->f[e->live[k]];
+        const mk_vec3 w0 = e->v[g->v[0]].w;
+        const mk_vec3 e1 = v3_sub(e->v[g->v[1]].w, w0), e2 = v3_sub(e->v[g->v[2]].w, w0);
+        const mk_vec3 pv = v3_cross(n, e2);
+        const mk_real det = v3_dot(e1, pv);
+        if (!(fabs(det) > 0))
+            continue;
+        const mk_vec3 tv = v3_neg(w0);
+        const mk_vec3 qv = v3_cross(tv, e1);
+        const mk_real u = v3_dot(tv, pv) / det, v = v3_dot(n, qv) / det, t = v3_dot(e2, qv) / det;
+        const mk_real m = fmin(1 - u - v, fmin(u, v));
+        if (t > 0 && isfinite(t) && m > best_min) {
+            best_min = m;
+            best = k;
+            best_t = t;
+            bu = u;
+            bv = v;
+        }
+    }
+    if (best < 0)
+        return 0;
+    const face *g = &e->f[e->live[best]];
+    mk_real l[3] = {1 - bu - bv, bu, bv}, sum = 0;
+    for (int i = 0; i < 3; ++i) {
+        idx[i] = g->v[i];
+        lam[i] = l[i] > 0 ? l[i] : 0;
+        sum += lam[i];
+    }
+    for (int i = 0; i < 3; ++i)
+        lam[i] /= sum;
+    *exit = v3_scale(n, best_t);
+    return 1;
+}
+
 /* Where the ray from the origin along n leaves the polytope, as weights of the
  * exit face's vertices. Coplanar faces tie on the exit distance (boxes give
  * many), so among the faces within rounding of the nearest crossing the one
@@ -1006,6 +1053,13 @@ static int ray_exit(const epa *e, mk_vec3 n, int idx[3], mk_real lam[3], mk_vec3
     }
     if (best < 0)
         return 0;
+    /* The faces' planes are conservative (a thin face takes a neighbour's
+     * normal; offsets are their vertices' lowest), so their nearest crossing
+     * can lie on no face's triangle: a weight far below zero says so (-0.5
+     * on an ellipsoid deep in a cone, missing the crossing by 58). Then the
+     * ray is crossed with the triangles themselves. */
+    if (best_min < -MK_EPA_EXIT_SLACK && ray_hits_triangle(e, n, idx, lam, exit))
+        return 1;
     /* Clamp rounding (q on an edge) back into the triangle. */
     mk_real sum = 0;
     for (int i = 0; i < 3; ++i) {
