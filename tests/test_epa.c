@@ -677,17 +677,24 @@ START_TEST(analytic_capsules)
 END_TEST
 
 /* Axis-aligned boxes: the depth is the smallest per-axis overlap. */
+/* Two sharp boxes with half extents uniform in [0.05, 1]. */
+static void random_boxes(or_rng *r, mk_shape *a, mk_vec3 *ha, mk_shape *b, mk_vec3 *hb)
+{
+    *ha = v3(or_uniform(r, 0.05, 1), or_uniform(r, 0.05, 1), or_uniform(r, 0.05, 1));
+    *hb = v3(or_uniform(r, 0.05, 1), or_uniform(r, 0.05, 1), or_uniform(r, 0.05, 1));
+    ck_assert_int_eq(mk_shape_box(a, *ha, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(b, *hb, 0), MK_OK);
+}
+
 START_TEST(analytic_boxes)
 {
     or_rng r = or_rng_make(0xe9a0006);
     stats st;
     stats_init(&st, 3000);
     for (int i = 0; i < 3000; ++i) {
-        mk_vec3 ha = v3(or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1));
-        mk_vec3 hb = v3(or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1));
+        mk_vec3 ha, hb;
         mk_shape a, b;
-        ck_assert_int_eq(mk_shape_box(&a, ha, 0), MK_OK);
-        ck_assert_int_eq(mk_shape_box(&b, hb, 0), MK_OK);
+        random_boxes(&r, &a, &ha, &b, &hb);
         mk_vec3 ca = or_in_ball(&r, 2);
         mk_vec3 cb = v3_add(ca, v3(or_uniform(&r, -1, 1) * (ha.x + hb.x), or_uniform(&r, -1, 1) * (ha.y + hb.y),
                                    or_uniform(&r, -1, 1) * (ha.z + hb.z)));
@@ -1667,11 +1674,9 @@ START_TEST(relative_tolerance_alone)
     size_t n = mk_epa_workspace_size(es.max_iterations);
     void *ws = malloc(n);
     for (int i = 0; i < 200; ++i) {
-        mk_vec3 ha = v3(or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1));
-        mk_vec3 hb = v3(or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1), or_uniform(&r, 0.05, 1));
+        mk_vec3 ha, hb;
         mk_shape a, b;
-        ck_assert_int_eq(mk_shape_box(&a, ha, 0), MK_OK);
-        ck_assert_int_eq(mk_shape_box(&b, hb, 0), MK_OK);
+        random_boxes(&r, &a, &ha, &b, &hb);
         mk_transform xa = mk_transform_identity(), xb = mk_transform_identity();
         xb.p = v3(or_uniform(&r, -0.9, 0.9) * (ha.x + hb.x), or_uniform(&r, -0.9, 0.9) * (ha.y + hb.y),
                   or_uniform(&r, -0.9, 0.9) * (ha.z + hb.z));
