@@ -182,12 +182,7 @@ static void check_scene(const scene *sc, void *ws, size_t ws_bytes, tally *t)
             check_plane(sc, ir.plane_normal, ir.plane_offset, ir.margin, "Boolean");
             REQUIRE(sd.upper_bound > -1e-9 * sc->size, "scene %d: Boolean separated, signed distance at most %.17g",
                     sc->index, sd.upper_bound);
-        } else if (sc->scale <= 1) {
-            /* Not at the scale 1e3: there the default absolute tolerance is
-             * below GJK's precision floor, and Polyak can stall on a face of
-             * D 1e3 across without a separating support (a cone and a box
-             * 1 mm apart: "intersecting", bracket [0, 1e-3], where vanilla
-             * and Nesterov separate them). Known; see the session notes. */
+        } else {
             REQUIRE(sd.lower_bound <= BOOLEAN_BAND + 1e-9 * sc->size,
                     "scene %d (types %d/%d, size %g): Boolean (variant %d, %d iterations) intersecting, signed "
                     "distance at least %.17g",

@@ -1607,6 +1607,39 @@ START_TEST(hostile_rounding_level_first_plane)
 }
 END_TEST
 
+/* A cone and a box 1 mm apart at the scale 1e3 (the default absolute
+ * tolerance is below the precision floor there): Polyak stalled on D's
+ * closest face, 1e3 across, with x off its foot point by rounding, and every
+ * support it had taken (along x) fell short of a positive bound; distance and
+ * Boolean said "intersecting", the bracket [0, 1e-3] (found by
+ * test_contracts at MK_TEST_SCALE=100). At the floor the face's own normal
+ * is queried once: separated, the bracket within 1e-10. */
+START_TEST(hostile_floor_on_a_large_face)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cone(&a, 997.9952765519256, 1312.8393288844222, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(224.63228143478017, 523.61891561067205, 354.34194288839763), 0), MK_OK);
+    const mk_transform xa = {{{{0.59146713384807781, 0.42036217346307519, -0.68808594862774197},
+                               {0.8059344368471375, -0.33489406782783115, 0.48817583598291281},
+                               {-0.025225246905185628, -0.84329212403243037, -0.53686318598265337}}},
+                             {0.24543908140179638, 1.8250600516999955, -1.2354058988029866}};
+    const mk_transform xb = {{{{-0.20844414669650324, 0.14641133624871103, 0.96701331858761586},
+                               {-0.26615922963841954, 0.9429235940392463, -0.20013585456482744},
+                               {-0.94112183174456743, -0.29909666735351231, -0.15757817549322217}}},
+                             {-936.98532413844168, -46.715345630175676, 326.9203960912476}};
+    mk_pair p = {&a, xa, &b, xb};
+    for (int v = 0; v < NVARIANTS; ++v) {
+        mk_gjk_settings s = settings_for(v, (tol_cfg){1e-8, 0});
+        mk_gjk_result g;
+        ck_assert_msg(mk_gjk_distance(&p, &s, NULL, &g) == MK_GJK_SEPARATED, "%s: %s, [%.17g, %.17g]",
+                      VARIANTS[v].name, mk_status_string(g.status), g.lower_bound, g.upper_bound);
+        ck_assert_msg(g.lower_bound > 9e-4, "%s: lower bound %.17g", VARIANTS[v].name, g.lower_bound);
+        mk_gjk_intersect_result ir;
+        ck_assert_msg(mk_gjk_intersect(&p, &s, NULL, &ir) == MK_GJK_SEPARATED, "%s: Boolean", VARIANTS[v].name);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 static Suite *gjk_suite(void)
@@ -1639,6 +1672,7 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_needles_and_plates);
     tcase_add_test(hostile, hostile_touching_rounds_to_zero);
     tcase_add_test(hostile, hostile_rounding_level_first_plane);
+    tcase_add_test(hostile, hostile_floor_on_a_large_face);
     suite_add_tcase(s, hostile);
     return s;
 }

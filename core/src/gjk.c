@@ -303,6 +303,22 @@ static inline int separated_by_plane(const run *r, const ctx *c)
     return plane_margin(r, c->a->radius, c->b->radius, &n, &top_a, &bot_b) > 0;
 }
 
+/* One more lower bound (any direction gives one): the support along the
+ * normal of the simplex's triangle, turned towards x. Written into the
+ * simplex's free slot 3; the simplex keeps its three points. */
+static inline __attribute__((always_inline)) void face_normal_bound(ctx *c, mk_simplex *sx, mk_vec3 x, run *r)
+{
+    mk_vec3 nrm = v3_cross(v3_sub(sx->w[1], sx->w[0]), v3_sub(sx->w[2], sx->w[0]));
+    if (v3_dot(nrm, x) < 0)
+        nrm = v3_neg(nrm);
+    if (!(v3_len2(nrm) > 0) || !v3_finite(nrm))
+        return;
+    support_min(c, nrm, sx, 3);
+    if (!c->bad_support)
+        note_lower_bound(r, nrm, sx->w[3], sx->a[3], sx->b[3]);
+    c->bad_support = 0; /* the query's answer stands without this bound */
+}
+
 /* GJK++ Alg. 6 (vanilla when st->variant == MK_GJK_VANILLA). In Boolean mode it
  * also stops as soon as a plane separates the cores by more than the radii
  * (Alg. 2) or the cores are closer than the radii. */
@@ -464,6 +480,13 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
             /* No progress in floating point: vanilla is at its precision floor;
              * momentum is stuck on its direction, so switch it off. */
             if (!momentum && d_is_x) {
+                /* At the floor the supports along x may all fall short of a
+                 * positive bound while the simplex lies on D's closest face,
+                 * x off its foot point by rounding (a cone and a box 1 mm
+                 * apart at the scale 1e3: Polyak ended with the bound 0, and
+                 * "intersecting"); that face's own normal separates. */
+                if (sx->count == 3)
+                    face_normal_bound(c, sx, x, r);
                 r->out = RUN_CONVERGED;
                 ++k;
                 break;
