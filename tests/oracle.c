@@ -1470,3 +1470,26 @@ void or_place_pair(or_rng *r, const mk_shape *a, const mk_shape *b, double gap, 
     /* along u from A's origin (t counts from the world origin), then the slide */
     xb->p = v3_add(v3_madd(xa->p, t - v3_dot(u, xa->p), u), v3_scale(side, width * or_uniform(r, -0.15, 0.15)));
 }
+
+int or_scale_primitive(const mk_shape *s, double k, mk_shape *out)
+{
+    if (s->type == MK_SHAPE_HULL || s->type == MK_SHAPE_USER)
+        return 0;
+    *out = *s;
+    out->radius *= k;
+    switch (s->type) {
+    case MK_SHAPE_BOX: out->u.box.half_extents = v3_scale(s->u.box.half_extents, k); break;
+    case MK_SHAPE_CAPSULE: out->u.capsule.half_height *= k; break;
+    case MK_SHAPE_CYLINDER:
+        out->u.cylinder.radius *= k;
+        out->u.cylinder.half_height *= k;
+        break;
+    case MK_SHAPE_CONE:
+        out->u.cone.radius *= k;
+        out->u.cone.half_height *= k;
+        break;
+    case MK_SHAPE_ELLIPSOID: out->u.ellipsoid.radii = v3_scale(s->u.ellipsoid.radii, k); break;
+    default: break;
+    }
+    return 1;
+}

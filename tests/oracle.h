@@ -192,6 +192,10 @@ void or_hull_pool_free(or_hull_pool *pool);
  * pool is needed for the hull families. */
 void or_random_shape(or_rng *r, or_family f, const or_hull_pool *pool12, const or_hull_pool *pool60, mk_shape *out);
 
+/* A primitive scaled by k about its frame origin: sizes and rounding radius.
+ * Returns 0 (out untouched) for hulls and user shapes. */
+int or_scale_primitive(const mk_shape *s, double k, mk_shape *out);
+
 /* Place B: random rotations, A at a random point, B along a random unit u so
  * that the gap between the support planes of A and B along u is `gap` (the true
  * distance is >= gap when gap > 0; negative gaps overlap along u). */

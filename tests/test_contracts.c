@@ -33,27 +33,6 @@
  * sqrt(1e-8 / 2). */
 #define BOOLEAN_BAND 7.1e-5
 
-/* The shape s scaled by k (primitives only: hulls keep their size). */
-static void scaled(const mk_shape *s, double k, mk_shape *out)
-{
-    *out = *s;
-    out->radius = s->radius * k;
-    switch (s->type) {
-    case MK_SHAPE_BOX: out->u.box.half_extents = v3_scale(s->u.box.half_extents, k); break;
-    case MK_SHAPE_CAPSULE: out->u.capsule.half_height *= k; break;
-    case MK_SHAPE_CYLINDER:
-        out->u.cylinder.radius *= k;
-        out->u.cylinder.half_height *= k;
-        break;
-    case MK_SHAPE_CONE:
-        out->u.cone.radius *= k;
-        out->u.cone.half_height *= k;
-        break;
-    case MK_SHAPE_ELLIPSOID: out->u.ellipsoid.radii = v3_scale(s->u.ellipsoid.radii, k); break;
-    default: break;
-    }
-}
-
 static int unit_normal(mk_vec3 n) { return fabs(v3_len(n) - 1) <= 1e-9; }
 
 typedef struct scene {
@@ -247,8 +226,10 @@ START_TEST(random_scenes_keep_the_contracts)
         const int hulls = a.type == MK_SHAPE_HULL || b.type == MK_SHAPE_HULL;
         const double k = hulls ? 1 : scales[or_int(&r, 3)];
         sc.scale = k;
-        scaled(&a, k, &sc.a);
-        scaled(&b, k, &sc.b);
+        sc.a = a;
+        sc.b = b;
+        or_scale_primitive(&a, k, &sc.a); /* hulls keep their size */
+        or_scale_primitive(&b, k, &sc.b);
         or_place_pair(&r, &sc.a, &sc.b, or_uniform(&r, -0.1, 0.1) * k, &sc.xa, &sc.xb);
         const double ea = extent(&sc.a), eb = extent(&sc.b);
         sc.size = ea > eb ? ea : eb;

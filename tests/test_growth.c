@@ -256,25 +256,8 @@ static mk_vec3 scaled_support(const void *data, mk_vec3 d)
 static void scale_about(const mk_shape *s, mk_vec3 c, double k, scaled *w, mk_shape *out)
 {
     int origin = c.x == 0 && c.y == 0 && c.z == 0;
-    if (origin && s->type != MK_SHAPE_HULL && s->type != MK_SHAPE_USER) {
-        *out = *s;
-        out->radius *= k;
-        switch (s->type) {
-        case MK_SHAPE_BOX: out->u.box.half_extents = v3_scale(s->u.box.half_extents, k); break;
-        case MK_SHAPE_CAPSULE: out->u.capsule.half_height *= k; break;
-        case MK_SHAPE_CYLINDER:
-            out->u.cylinder.radius *= k;
-            out->u.cylinder.half_height *= k;
-            break;
-        case MK_SHAPE_CONE:
-            out->u.cone.radius *= k;
-            out->u.cone.half_height *= k;
-            break;
-        case MK_SHAPE_ELLIPSOID: out->u.ellipsoid.radii = v3_scale(s->u.ellipsoid.radii, k); break;
-        default: break;
-        }
+    if (origin && or_scale_primitive(s, k, out))
         return;
-    }
     w->s = s;
     w->c = c;
     w->k = k;
