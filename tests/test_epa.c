@@ -1167,6 +1167,46 @@ START_TEST(hostile_exit_point_off_the_face_planes)
 }
 END_TEST
 
+static mk_vec3 user_box(const void *data, mk_vec3 d)
+{
+    const mk_vec3 *h = data;
+    return v3(d.x >= 0 ? h->x : -h->x, d.y >= 0 ? h->y : -h->y, d.z >= 0 ? h->z : -h->z);
+}
+
+/* A cone 1.4e5 across rounded by 373, at coordinates of 1.5e6, touching a 2.6
+ * mm box: mk_epa finishes GJK on the cores (they are apart within the
+ * radius), and its second, tighter run stalled at the precision floor on a
+ * worse point than the first (core distance 373.1335 against 373.1300) and
+ * replaced it: the witnesses missed depth * normal by 3.5e-3, the bracket
+ * [0, 3.2e-5] (found by a fuzzer). The better run is kept now. */
+START_TEST(hostile_refined_gjk_no_worse)
+{
+    static const mk_vec3 h = {0.0023861616136998591, 0.0026108960184592447, 0.0019191099290166776};
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cone(&a, 70884.442639630885, 141565.08105721971, 373.12995578291742), MK_OK);
+    ck_assert_int_eq(mk_shape_user(&b, user_box, &h, v3_scale(h, -1), h, 0), MK_OK);
+    const mk_transform xa = {{{{-0.60870131172929343, -0.54529061088807884, 0.57631663413122436},
+                               {-0.14563393047457268, -0.6372558535786399, -0.75676663204338401},
+                               {0.77991888770151296, -0.54457609822417374, 0.3084856590659768}}},
+                             {-1525473.0414266286, -1091725.9295749061, -571234.31153814064}};
+    const mk_transform xb = {{{{0.076523797360680379, 0.79509422734909541, 0.60163882693327464},
+                               {0.93225038820404682, 0.15695442206896559, -0.32599773478722405},
+                               {-0.3536287914337658, 0.58582461456407087, -0.72921615371572246}}},
+                             {-1526837.7717846239, -1013480.5829779777, -569902.2620384238}};
+    mk_pair p = {&a, xa, &b, xb};
+    mk_gjk_result g;
+    ck_assert_int_eq(mk_gjk_distance(&p, NULL, NULL, &g), MK_GJK_INTERSECTING);
+    size_t n = mk_epa_workspace_size(128);
+    void *ws = malloc(n);
+    mk_epa_result er;
+    ck_assert_int_eq(mk_epa(&p, &g, NULL, ws, n, &er), MK_PENETRATING);
+    free(ws);
+    const mk_vec3 e = v3_sub(v3_sub(er.point_a, er.point_b), v3_scale(er.normal, er.depth));
+    ck_assert_msg(v3_len(e) <= 1e-8, "point_a - point_b - depth * normal = %g", v3_len(e));
+    ck_assert_msg(er.upper_bound - er.lower_bound <= 1e-8, "bracket [%g, %g]", er.lower_bound, er.upper_bound);
+}
+END_TEST
+
 /* Very different sizes (1e-3 against 10): the difference is a big box with
  * corners cut at the scale of 1e-3, and absolute tolerances tuned for unit
  * scenes are either far too loose for the small shape (a depth error of the
@@ -1933,6 +1973,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_very_different_sizes);
     tcase_add_test(hostile, hostile_sliver_exit_face);
     tcase_add_test(hostile, hostile_exit_point_off_the_face_planes);
+    tcase_add_test(hostile, hostile_refined_gjk_no_worse);
     tcase_add_test(hostile, hostile_stacked_cubes);
     tcase_add_test(hostile, signed_distance_continuous_across_touching);
     tcase_add_test(hostile, signed_distance_face_sweep);
