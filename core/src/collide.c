@@ -81,9 +81,10 @@ static void keep_deepest(contact_points *m, int cap, mk_real tie, mk_vec3 pa, mk
      * <point_b - point_a, normal>): the pair lies along the signed-distance
      * normal, which may differ from the reference face's normal by up to the
      * face angle, and then the points differ tangentially, as on line
-     * contacts. The depth falls short of the signed distance by its
-     * (1 - cos) of that angle, second order (before, the signed distance was
-     * taken as it is: 1.3e-3 off the pair's projection at a depth of 250). */
+     * contacts. The depth then falls short of the signed distance by the
+     * distance times (1 - cos) of that angle, second order (before, the
+     * signed distance was taken as it is: 1.3e-3 off the pair's projection
+     * at a depth of 250). */
     mk_manifold_point w;
     w.point_a = pa;
     w.point_b = pb;

@@ -1017,10 +1017,6 @@ static int face_contact_complete(const mf_ctx *c, const posed *is, mk_vec3 ref_n
     return min_sep <= sep_support + MK_MF_FACE_CHECK * c->scale;
 }
 
-/* Face contacts when A or B has a face aligned with the normal. Returns 0 when
- * neither has one or the face does not hold the contact. *n_out: the reference
- * normal oriented A to B. fa, fb: the best faces of A along n and of B along
- * -n (computed first, whatever the outcome; the line path reuses them). */
 /* Face contacts on one reference face: A's (flip 0) or B's (flip 1). */
 static int face_contacts_on(const mf_ctx *c, int flip, face_pick fa, face_pick fb, cand_list *l, mk_vec3 *n_out)
 {
@@ -1071,6 +1067,11 @@ static int face_contacts_on(const mf_ctx *c, int flip, face_pick fa, face_pick f
     return face_contact_complete(c, is, ref_n, ref_off, *n_out, l);
 }
 
+/* Face contacts when A or B has a face aligned with the normal (the preferred
+ * reference face first, then the other shape's). Returns 0 when
+ * neither has one or the face does not hold the contact. *n_out: the reference
+ * normal oriented A to B. fa, fb: the best faces of A along n and of B along
+ * -n (computed first, whatever the outcome; the line path reuses them). */
 static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out, face_pick *fa_out, face_pick *fb_out)
 {
     face_pick fa = best_face(&c->a, c->n), fb = best_face(&c->b, v3_neg(c->n));
