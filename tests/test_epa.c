@@ -1207,6 +1207,36 @@ START_TEST(hostile_refined_gjk_no_worse)
 }
 END_TEST
 
+/* A sphere of 1.5 cm against the side of a cone 1.1e6 across, at coordinates
+ * of 2e5: the second, tighter core GJK run (above) came back saying the core
+ * point touched the cone, which the first had proved 0.013 away; kept with
+ * the first's lower bound, the bracket came out upside down ([0.0146, 0.0012]
+ * on the depth; found by a fuzzer). A run that contradicts a certified bound
+ * is not kept. */
+START_TEST(hostile_refined_gjk_keeps_the_bracket)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cone(&a, 539271.55156207876, 754905.51347769413, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_sphere(&b, 0.014598158525103003), MK_OK);
+    const mk_transform xa = {{{{-0.62196173377831343, -0.38805116835184994, 0.68013226100240076},
+                               {0.76854343473166686, -0.46891317681940059, 0.43527166406278844},
+                               {0.15001530137397873, 0.79343350278766334, 0.58988023022285896}}},
+                             {0, 0, 0}};
+    mk_transform xb = mk_transform_identity();
+    xb.p = v3(162109.06012334803, -136179.24359284044, 151952.82657782748);
+    mk_pair p = {&a, xa, &b, xb};
+    mk_gjk_result g;
+    ck_assert_int_eq(mk_gjk_distance(&p, NULL, NULL, &g), MK_GJK_INTERSECTING);
+    size_t n = mk_epa_workspace_size(128);
+    void *ws = malloc(n);
+    mk_epa_result er;
+    ck_assert_int_lt(mk_epa(&p, &g, NULL, ws, n, &er), MK_INVALID_INPUT);
+    free(ws);
+    ck_assert_msg(er.lower_bound <= er.depth && er.depth <= er.upper_bound, "depth %.17g outside [%.17g, %.17g]",
+                  er.depth, er.lower_bound, er.upper_bound);
+}
+END_TEST
+
 /* Very different sizes (1e-3 against 10): the difference is a big box with
  * corners cut at the scale of 1e-3, and absolute tolerances tuned for unit
  * scenes are either far too loose for the small shape (a depth error of the
@@ -1974,6 +2004,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_sliver_exit_face);
     tcase_add_test(hostile, hostile_exit_point_off_the_face_planes);
     tcase_add_test(hostile, hostile_refined_gjk_no_worse);
+    tcase_add_test(hostile, hostile_refined_gjk_keeps_the_bracket);
     tcase_add_test(hostile, hostile_stacked_cubes);
     tcase_add_test(hostile, signed_distance_continuous_across_touching);
     tcase_add_test(hostile, signed_distance_face_sweep);

@@ -1222,9 +1222,13 @@ static mk_status core_gjk_refined(const mk_pair *pair, const mk_gjk_settings *se
          * near its precision floor a second run can stall on a worse point (a
          * rounded cone 1.4e5 across at coordinates of 1.5e6 against a 2.6 mm
          * box: 373.1335 against 373.1300, and the witnesses then missed by
-         * 3.5e-3). Both lower bounds are certified: the larger stays (the
-         * first run's proved the cores apart: so they are). */
-        if ((gs2 == MK_GJK_SEPARATED || gs2 == MK_GJK_INTERSECTING) && g2.core_distance <= g->core_distance) {
+         * 3.5e-3); nor one that contradicts the first's certified lower
+         * bound (at coordinates of 1e5 a run saw the cores overlap that the
+         * first had proved 0.013 apart: the bracket came out upside down).
+         * Both lower bounds are certified: the larger stays (the first run's
+         * proved the cores apart: so they are). */
+        if ((gs2 == MK_GJK_SEPARATED || gs2 == MK_GJK_INTERSECTING) && g2.core_distance <= g->core_distance &&
+            g2.core_distance >= g->lower_bound) {
             if (g->lower_bound > g2.lower_bound) {
                 g2.lower_bound = g->lower_bound;
                 g2.status = gs2 = MK_GJK_SEPARATED;
