@@ -1167,6 +1167,19 @@ START_TEST(hostile_exit_point_off_the_face_planes)
 }
 END_TEST
 
+/* mk_epa at its defaults on a pair mk_gjk_distance (defaults) calls
+ * intersecting, as an engine would chain them. */
+static mk_status epa_after_gjk(const mk_pair *p, mk_epa_result *er)
+{
+    mk_gjk_result g;
+    ck_assert_int_eq(mk_gjk_distance(p, NULL, NULL, &g), MK_GJK_INTERSECTING);
+    const size_t n = mk_epa_workspace_size(128);
+    void *ws = malloc(n);
+    const mk_status st = mk_epa(p, &g, NULL, ws, n, er);
+    free(ws);
+    return st;
+}
+
 static mk_vec3 user_box(const void *data, mk_vec3 d)
 {
     const mk_vec3 *h = data;
@@ -1194,13 +1207,8 @@ START_TEST(hostile_refined_gjk_no_worse)
                                {-0.3536287914337658, 0.58582461456407087, -0.72921615371572246}}},
                              {-1526837.7717846239, -1013480.5829779777, -569902.2620384238}};
     mk_pair p = {&a, xa, &b, xb};
-    mk_gjk_result g;
-    ck_assert_int_eq(mk_gjk_distance(&p, NULL, NULL, &g), MK_GJK_INTERSECTING);
-    size_t n = mk_epa_workspace_size(128);
-    void *ws = malloc(n);
     mk_epa_result er;
-    ck_assert_int_eq(mk_epa(&p, &g, NULL, ws, n, &er), MK_PENETRATING);
-    free(ws);
+    ck_assert_int_eq(epa_after_gjk(&p, &er), MK_PENETRATING);
     const mk_vec3 e = v3_sub(v3_sub(er.point_a, er.point_b), v3_scale(er.normal, er.depth));
     ck_assert_msg(v3_len(e) <= 1e-8, "point_a - point_b - depth * normal = %g", v3_len(e));
     ck_assert_msg(er.upper_bound - er.lower_bound <= 1e-8, "bracket [%g, %g]", er.lower_bound, er.upper_bound);
@@ -1225,13 +1233,8 @@ START_TEST(hostile_refined_gjk_keeps_the_bracket)
     mk_transform xb = mk_transform_identity();
     xb.p = v3(162109.06012334803, -136179.24359284044, 151952.82657782748);
     mk_pair p = {&a, xa, &b, xb};
-    mk_gjk_result g;
-    ck_assert_int_eq(mk_gjk_distance(&p, NULL, NULL, &g), MK_GJK_INTERSECTING);
-    size_t n = mk_epa_workspace_size(128);
-    void *ws = malloc(n);
     mk_epa_result er;
-    ck_assert_int_lt(mk_epa(&p, &g, NULL, ws, n, &er), MK_INVALID_INPUT);
-    free(ws);
+    ck_assert_int_lt(epa_after_gjk(&p, &er), MK_INVALID_INPUT);
     ck_assert_msg(er.lower_bound <= er.depth && er.depth <= er.upper_bound, "depth %.17g outside [%.17g, %.17g]",
                   er.depth, er.lower_bound, er.upper_bound);
 }
