@@ -868,11 +868,7 @@ static int still_apart(const mk_collide_cache *c, const mk_pair *pair, mk_real s
 /* The checks mk_collide's Boolean exit makes on its inputs. */
 static int inputs_ok(const mk_pair *pair, const mk_collide_settings *s)
 {
-    const mk_gjk_settings *g = &s->gjk;
-    return isfinite(s->speculative) && s->speculative >= 0 && pair_check(pair) == MK_OK &&
-           g->variant >= MK_GJK_VANILLA && g->variant <= MK_GJK_NESTEROV && g->max_iterations > 0 &&
-           g->max_iterations <= 100000 && isfinite(g->tolerance) && g->tolerance >= 0 &&
-           g->init >= MK_GJK_INIT_BOUNDS && g->init <= MK_GJK_INIT_SIMPLEX;
+    return isfinite(s->speculative) && s->speculative >= 0 && pair_check(pair) == MK_OK && gjk_settings_ok(&s->gjk);
 }
 
 /* mk_collide_cached / mk_collide_patch: the certificate, then the pipeline,

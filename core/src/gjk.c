@@ -20,8 +20,6 @@
  * pairs (1,786 in close proximity, tolerance 1e-8): Nesterov 9.3 +- 3.2 iterations
  * with y vs 10.2 +- 3.7 with 2 y; Polyak 16.8 +- 11.4 vs 22.2 +- 12.7; vanilla 22.3. */
 #define MK_GJK_GRAD_SCALE 1.0
-/* Largest iteration bound a caller may ask for. */
-#define MK_GJK_MAX_ITER_CAP 100000
 /* Momentum iterations after which the loop falls back to vanilla (with the
  * fallback on). Accelerated runs converge in far fewer on every dataset. */
 #define MK_GJK_MOMENTUM_MAX_ITER 64
@@ -76,9 +74,7 @@ static mk_status validate(const mk_pair *pair, const mk_gjk_settings *st)
     mk_status pv = pair_check(pair);
     if (pv != MK_OK)
         return pv;
-    if (st->variant < MK_GJK_VANILLA || st->variant > MK_GJK_NESTEROV || st->max_iterations <= 0 ||
-        st->max_iterations > MK_GJK_MAX_ITER_CAP || !isfinite(st->tolerance) || st->tolerance < 0 ||
-        st->init < MK_GJK_INIT_BOUNDS || st->init > MK_GJK_INIT_SIMPLEX)
+    if (!gjk_settings_ok(st))
         return MK_INVALID_INPUT;
     return MK_OK;
 }

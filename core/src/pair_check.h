@@ -2,6 +2,7 @@
 #ifndef MK_SRC_PAIR_CHECK_H
 #define MK_SRC_PAIR_CHECK_H
 
+#include <math.h>
 #include <minkowski/gjk.h>
 
 /* MK_INVALID_INPUT for a NULL pair or shape or a pose that is not a finite
@@ -20,6 +21,18 @@ static inline mk_status pair_check(const mk_pair *pair)
     if (!mk_is_valid_transform(&pair->xf_a) || !mk_is_valid_transform(&pair->xf_b))
         return MK_INVALID_INPUT;
     return MK_OK;
+}
+
+/* Largest GJK iteration bound a caller may ask for. */
+#define MK_GJK_MAX_ITER_CAP 100000
+
+/* The GJK settings every query that runs GJK accepts: a known variant and
+ * initial guess, 1 .. MK_GJK_MAX_ITER_CAP iterations, a finite tolerance >= 0. */
+static inline int gjk_settings_ok(const mk_gjk_settings *st)
+{
+    return st->variant >= MK_GJK_VANILLA && st->variant <= MK_GJK_NESTEROV && st->max_iterations > 0 &&
+           st->max_iterations <= MK_GJK_MAX_ITER_CAP && isfinite(st->tolerance) && st->tolerance >= 0 &&
+           st->init >= MK_GJK_INIT_BOUNDS && st->init <= MK_GJK_INIT_SIMPLEX;
 }
 
 #endif
