@@ -1260,6 +1260,8 @@ static int spread_from(const cand_list *l, const flat *f, mk_real tie_area, int 
     const cand *c = l->c;
     int k = 0;
     idx[k++] = i0;
+    if (cnt < 2) /* i0 is the only candidate (and compilers then see val written) */
+        return k;
     if (i1 < 0) {
         for (int q = 0; q < cnt; ++q)
             val[q] = flat_d2(f, q, i0);

@@ -47,7 +47,9 @@ int mk_is_valid_transform(const mk_transform *xf)
      * |r2 - r0 x r1| <= 1e-5 (compared squared). Together
      * these mean R R^T = I and det R = +1: a mirror has r2 = -(r0 x r1). */
     const mk_real tol = 1e-5;
-    ok &= (fabs(v3_len2(r0) - 1) <= tol) & (fabs(v3_len2(r1) - 1) <= tol) & (fabs(v3_dot(r0, r1)) <= tol);
+    const int unit0 = fabs(v3_len2(r0) - 1) <= tol, unit1 = fabs(v3_len2(r1) - 1) <= tol;
+    const int orthogonal = fabs(v3_dot(r0, r1)) <= tol;
+    ok &= unit0 & unit1 & orthogonal;
     ok &= v3_len2(v3_sub(v3_cross(r0, r1), r2)) <= tol * tol;
     return ok;
 }
