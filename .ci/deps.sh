@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages minkowski builds, tests and benchmarks against,
-# only when some are missing. Sourced by tests/run.sh and bench/run.sh.
+# only when some are missing (plus any packages named as arguments, e.g. CI's
+# clang). Sourced by tests/run.sh, bench/run.sh and .ci/run.
 mk_install_deps() {
-    local pkgs="build-essential cmake pkg-config check libqhull-dev libccd-dev libfcl-dev libbullet-dev libode-dev gnuplot-nox"
+    local pkgs="build-essential cmake pkg-config check libqhull-dev libccd-dev libfcl-dev libbullet-dev libode-dev gnuplot-nox $*"
     local missing=()
     for p in $pkgs; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
