@@ -356,7 +356,11 @@ static mk_transform pose_of(dGeomID g)
 
 /* The core shape of a geom (primitives are built in tmp), its pose, and its
  * local centre for the growth model. Returns 0 when the geom is not one the
- * adapter can translate (or its sizes are invalid). */
+ * adapter can translate, or its sizes are ones the core refuses and ODE
+ * accepts (a zero side of a dBox, a zero radius, a zero length of a
+ * dCylinder): no contact then, counted as a failure. Handing those to ODE's
+ * own collider instead was tried: its cylinder-box collider asserts (aborts)
+ * on a box with a zero side. */
 static int shape_of(dGeomID g, mk_shape *tmp, mk_transform *xf, mk_vec3 *centre)
 {
     int cls = dGeomGetClass(g);
@@ -373,7 +377,8 @@ static int shape_of(dGeomID g, mk_shape *tmp, mk_transform *xf, mk_vec3 *centre)
     case dCapsuleClass: {
         dReal r, len;
         dGeomCapsuleGetParams(g, &r, &len);
-        st = mk_shape_capsule(tmp, r, 0.5 * len);
+        /* ODE allows length 0, a sphere (the core's capsule wants a positive length) */
+        st = len == 0 ? mk_shape_sphere(tmp, r) : mk_shape_capsule(tmp, r, 0.5 * len);
         break;
     }
     case dCylinderClass: {

@@ -583,6 +583,52 @@ START_TEST(hand_built_contacts)
 }
 END_TEST
 
+/* Sizes ODE accepts and the core refuses. A dCapsule of length 0 is a sphere:
+ * it rests on the ground and on a box as a sphere of its radius does (before,
+ * the adapter refused it and it fell through, where stock ODE answers it: found
+ * by a fuzzer of the adapter). A dBox with a zero side gets no contact, counted
+ * as a failure (ODE's own cylinder-box collider aborts on it, so it is not
+ * handed to ODE), and never a NaN. */
+START_TEST(zero_sizes)
+{
+    setup();
+    ck_assert_int_eq(mk_ode_install(NULL), 0);
+    const double up[3] = {0, 0, 1};
+    dGeomID floor = dCreatePlane(0, 0, 0, 1, 0);
+    dGeomID ball = dCreateCapsule(0, 0.1, 0);
+    dGeomSetPosition(ball, 0.3, -0.2, 0.09);
+    check_pair(ball, floor, 1, 0.01, up, "length-0 capsule on the plane");
+    /* on a box 0.4 x 0.4 x 0.2 whose top is at z = 0: as a sphere, and as the
+     * stock capsule-box collider says */
+    dGeomID box = dCreateBox(0, 0.4, 0.4, 0.2);
+    dGeomSetPosition(box, 0.3, -0.2, -0.1);
+    check_pair(ball, box, 1, 0.01, up, "length-0 capsule on a box");
+    dContact c[8];
+    int rev = 0;
+    dColliderFn *stock = mk_ode_stock_collider(dCapsuleClass, dBoxClass, &rev);
+    ck_assert_ptr_nonnull(stock);
+    const int n = rev ? stock(box, ball, 8, &c[0].geom, (int)sizeof(dContact))
+                      : stock(ball, box, 8, &c[0].geom, (int)sizeof(dContact));
+    ck_assert_int_eq(n, 1);
+    ck_assert_double_eq_tol(c[0].geom.depth, 0.01, 1e-12);
+
+    /* a plate: zero thickness, 1 cm below the ground's surface */
+    dGeomID plate = dCreateBox(0, 0.4, 0.4, 0);
+    dGeomSetPosition(plate, 0, 0, -0.01);
+    mk_ode_reset_stats();
+    for (int order = 0; order < 2; ++order) {
+        memset(c, 0, sizeof c);
+        ck_assert_int_eq(dCollide(order ? floor : plate, order ? plate : floor, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+        ck_assert_int_eq(dCollide(order ? ball : plate, order ? plate : ball, 8, &c[0].geom, (int)sizeof(dContact)), 0);
+    }
+    const mk_ode_stats st = mk_ode_get_stats();
+    ck_assert_int_eq((int)st.failures, 4);
+    ck_assert_int_eq((int)st.contacts, 0);
+    dGeomDestroy(plate), dGeomDestroy(box), dGeomDestroy(ball), dGeomDestroy(floor);
+    teardown();
+}
+END_TEST
+
 /* dConvex bookkeeping: a dConvex made by hand collides through ODE's stock
  * collider (counted as a fallback, bit-identical to the stock function) until
  * registered, through minkowski once registered (a full face manifold), and
@@ -917,6 +963,7 @@ int main(void)
     tcase_add_test(api, pairs_mask);
     tcase_add_test(api, flags_stride_and_boolean);
     tcase_add_test(api, hand_built_contacts);
+    tcase_add_test(api, zero_sizes);
     tcase_add_test(api, convex_side_table);
     tcase_add_test(api, class_aabbs_exact);
     tcase_add_test(api, shutdown_and_reinit);

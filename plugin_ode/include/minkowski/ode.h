@@ -41,7 +41,12 @@
  * points and polygons from a point cloud through Qhull) or tell the adapter
  * about a dConvex you made with mk_ode_register_convex. A dConvex it was not
  * told about keeps ODE's stock collider (counted in stats.stock_fallbacks), and
- * gets no contact against the minkowski classes. The adapter never touches the
+ * gets no contact against the minkowski classes.
+ *
+ * Sizes: ODE accepts zero sizes, the core wants positive ones. A dCapsule of
+ * length 0 collides as the sphere it is; a geom with a zero side of a dBox, a
+ * zero radius, or a zero length of a dCylinder gets no contact (counted in
+ * stats.failures; ODE's own cylinder-box collider aborts on such a box). The adapter never touches the
  * geom data slot (dGeomSetData / dGeomGetData).
  *
  * What uninstall restores. ODE has no getter for a collider, so the stock ones
