@@ -1215,6 +1215,44 @@ START_TEST(hostile_refined_gjk_no_worse)
 }
 END_TEST
 
+/* A capsule (radius 0.2, length 1 mm) sunk 13 cm into a disk 1e4 across and
+ * 1 mm thick: the cores are apart within the radii, so the depth is r minus
+ * the core distance, from GJK on the cores, which stalled between D's two
+ * parallel faces (test_gjk's hostile_stall_between_parallel_faces): depth
+ * 0.13282 in [0.13282, 0.13344], PENETRATING, where the exact depth is
+ * 0.133134 (the ODE adapter's capsule-on-cylinder contact came out that much
+ * too shallow). */
+START_TEST(hostile_capsule_on_a_wide_disk)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_capsule(&a, 0.20282265205012578, 0.0005), MK_OK);
+    ck_assert_int_eq(mk_shape_cylinder(&b, 10000, 0.0005, 0), MK_OK);
+    const mk_transform xa = {{{{0.81569949753923054, 0.13918253154147942, -0.56148245976873756},
+                               {-0.42833392258389524, 0.79768518055813042, -0.42453315946087944},
+                               {0.38879863744378079, 0.5867934693157788, 0.710288000666076}}},
+                             {-0.35232249632160462, 0.22495373907658067, 0.55657104640738309}};
+    const mk_transform xb = {{{{0.43927453203497968, -0.7678393249172436, -0.46632677021170577},
+                               {0.86847773794762173, 0.23021597444265396, 0.43902963886371188},
+                               {-0.22974834971079039, -0.59784895769922586, 0.76797937445163045}}},
+                             {-0.46071772478277662, 0.42639117555797423, 0.28379888773190931}};
+    mk_pair p = {&a, xa, &b, xb};
+    const mk_vec3 axis_a = v3(xa.R.m[0][2], xa.R.m[1][2], xa.R.m[2][2]);
+    const mk_vec3 axis_b = v3(xb.R.m[0][2], xb.R.m[1][2], xb.R.m[2][2]);
+    const mk_real core = v3_dot(v3_sub(xa.p, xb.p), axis_b) - 0.0005 - 0.0005 * fabs(v3_dot(axis_a, axis_b));
+    const mk_real truth = a.radius - core;
+    const size_t n = mk_epa_workspace_size(128);
+    void *ws = malloc(n);
+    mk_signed_distance_result sd;
+    ck_assert_int_eq(mk_signed_distance(&p, NULL, NULL, NULL, ws, n, &sd), MK_PENETRATING);
+    free(ws);
+    ck_assert_msg(fabs(-sd.distance - truth) <= 1e-9, "depth %.15g, exact %.15g", -sd.distance, truth);
+    ck_assert_msg(sd.lower_bound <= -truth + 1e-12 && -truth <= sd.upper_bound + 1e-12, "[%.15g, %.15g] misses %.15g",
+                  sd.lower_bound, sd.upper_bound, -truth);
+    ck_assert_msg(sd.upper_bound - sd.lower_bound <= 1e-8, "bracket [%.15g, %.15g]", sd.lower_bound, sd.upper_bound);
+    ck_assert_msg(fabs(fabs(v3_dot(sd.normal, axis_b)) - 1) <= 1e-9, "normal off the disk's axis");
+}
+END_TEST
+
 /* A sphere of 1.5 cm against the side of a cone 1.1e6 across, at coordinates
  * of 2e5: the second, tighter core GJK run (above) came back saying the core
  * point touched the cone, which the first had proved 0.013 away; kept with
@@ -2008,6 +2046,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_exit_point_off_the_face_planes);
     tcase_add_test(hostile, hostile_refined_gjk_no_worse);
     tcase_add_test(hostile, hostile_refined_gjk_keeps_the_bracket);
+    tcase_add_test(hostile, hostile_capsule_on_a_wide_disk);
     tcase_add_test(hostile, hostile_stacked_cubes);
     tcase_add_test(hostile, signed_distance_continuous_across_touching);
     tcase_add_test(hostile, signed_distance_face_sweep);

@@ -1640,6 +1640,64 @@ START_TEST(hostile_floor_on_a_large_face)
 }
 END_TEST
 
+/* A capsule (radius 1 cm, length 1 mm) 7 cm above a disk 1e4 across and 1 mm
+ * thick (a cylinder), the capsule tilted. D's closest face is the disk's face
+ * at the segment's nearer end, with a parallel one 6e-4 behind it (the other
+ * end). Nesterov and Polyak fell back to vanilla with support points of both
+ * faces in the simplex, a tetrahedron 2e4 wide and 6e-4 thick whose projection
+ * made no progress halfway between them; the stall was taken for the
+ * precision floor: "separated" at 0.069999 with the gap 0.11 (Nesterov) and
+ * 1.46 (Polyak at tolerance 1e-14), where the distance is 0.0697 (vanilla got
+ * it). Found by a fuzzer of the ODE adapter (a capsule resting on a wide thin
+ * cylinder came out 3e-4 too shallow). A stall far above the floor now
+ * restarts from x. Truth: the segment's nearer end above the disk's top face,
+ * less the capsule's radius. The Boolean query stalled the same way and
+ * called a capsule 1e-4 short of the disk touching. */
+START_TEST(hostile_stall_between_parallel_faces)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_capsule(&a, 0.01, 0.0005), MK_OK);
+    ck_assert_int_eq(mk_shape_cylinder(&b, 10000, 0.0005, 0), MK_OK);
+    const mk_transform xa = {{{{0.81569949753923054, 0.13918253154147942, -0.56148245976873756},
+                               {-0.42833392258389524, 0.79768518055813042, -0.42453315946087944},
+                               {0.38879863744378079, 0.5867934693157788, 0.710288000666076}}},
+                             {-0.35232249632160462, 0.22495373907658067, 0.55657104640738309}};
+    const mk_transform xb = {{{{0.43927453203497968, -0.7678393249172436, -0.46632677021170577},
+                               {0.86847773794762173, 0.23021597444265396, 0.43902963886371188},
+                               {-0.22974834971079039, -0.59784895769922586, 0.76797937445163045}}},
+                             {-0.46071772478277662, 0.42639117555797423, 0.28379888773190931}};
+    mk_pair p = {&a, xa, &b, xb};
+    const mk_vec3 axis_a = v3(xa.R.m[0][2], xa.R.m[1][2], xa.R.m[2][2]);
+    const mk_vec3 axis_b = v3(xb.R.m[0][2], xb.R.m[1][2], xb.R.m[2][2]);
+    const mk_real height = v3_dot(v3_sub(xa.p, xb.p), axis_b) - 0.0005;
+    const mk_real truth = height - 0.0005 * fabs(v3_dot(axis_a, axis_b)) - 0.01;
+    for (int v = 0; v < NVARIANTS; ++v)
+        for (int t = 0; t < 2; ++t) {
+            mk_gjk_settings s = settings_for(v, (tol_cfg){t ? 1e-14 : 1e-8, 0});
+            mk_gjk_result g;
+            ck_assert_int_eq(mk_gjk_distance(&p, &s, NULL, &g), MK_GJK_SEPARATED);
+            ck_assert_msg(g.lower_bound <= truth + 1e-12 && truth <= g.upper_bound + 1e-12,
+                          "%s, tolerance %g: [%.15g, %.15g] misses %.15g", VARIANTS[v].name, s.tolerance,
+                          g.lower_bound, g.upper_bound, truth);
+            ck_assert_msg(g.upper_bound - g.lower_bound <= 1e-6, "%s, tolerance %g: bracket [%.15g, %.15g], gap %g",
+                          VARIANTS[v].name, s.tolerance, g.lower_bound, g.upper_bound, g.gap);
+        }
+    /* The Boolean query with the capsule 1e-4 short of the disk, and 1e-4 into it. */
+    for (int side = 0; side < 2; ++side) {
+        mk_shape c;
+        ck_assert_int_eq(mk_shape_capsule(&c, 0.01 + truth + (side ? 1e-4 : -1e-4), 0.0005), MK_OK);
+        mk_pair q = {&c, xa, &b, xb};
+        for (int v = 0; v < NVARIANTS; ++v) {
+            mk_gjk_settings s = settings_for(v, (tol_cfg){1e-8, 0});
+            mk_gjk_intersect_result ir;
+            ck_assert_msg(mk_gjk_intersect(&q, &s, NULL, &ir) == (side ? MK_GJK_INTERSECTING : MK_GJK_SEPARATED),
+                          "%s: Boolean %s with the capsule %s", VARIANTS[v].name, mk_status_string(ir.status),
+                          side ? "1e-4 deep" : "1e-4 short");
+        }
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 static Suite *gjk_suite(void)
@@ -1673,6 +1731,7 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_touching_rounds_to_zero);
     tcase_add_test(hostile, hostile_rounding_level_first_plane);
     tcase_add_test(hostile, hostile_floor_on_a_large_face);
+    tcase_add_test(hostile, hostile_stall_between_parallel_faces);
     suite_add_tcase(s, hostile);
     return s;
 }

@@ -10,6 +10,7 @@
  *
  * Everything runs in A's local frame; B is carried by its pose relative to A. */
 #include <minkowski/gjk.h>
+#include <float.h>
 #include <stddef.h>
 #include "pair_check.h"
 #include "simplex.h"
@@ -23,6 +24,17 @@
 /* Momentum iterations after which the loop falls back to vanilla (with the
  * fallback on). Accelerated runs converge in far fewer on every dataset. */
 #define MK_GJK_MOMENTUM_MAX_ITER 64
+/* Restarts after a stall far above the floating-point floor (gjk_loop): at
+ * most this many, only with this many iterations left, and only when the gap
+ * exceeds both MK_GJK_FLOOR * DBL_EPSILON * (|w|^2 + |x|^2) and
+ * MK_GJK_RESTART_REL * |x|^2 (a distance uncertain by more than about half
+ * that fraction of itself). At the scale 1e3 stalls at the real floor showed
+ * gaps up to 1e5 DBL_EPSILON (|w|^2 + |x|^2) but below 1e-9 |x|^2; the capsule
+ * on the wide disk: 5e6 and 23. */
+#define MK_GJK_RESTARTS 2
+#define MK_GJK_RESTART_ROOM 8
+#define MK_GJK_FLOOR 65536
+#define MK_GJK_RESTART_REL 1e-6
 
 mk_gjk_settings mk_gjk_default_settings(void)
 {
@@ -327,6 +339,10 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
     mk_vec3 x = x0, d_prev = x0, s_prev = x0;
     mk_real x2 = INFINITY;
     int have_x = 0; /* x is a point of D (true after the first projection) */
+    int restarts = 0;   /* and the state before the first one, or the best at a restart */
+    mk_simplex kept;
+    mk_vec3 kept_x = x0;
+    mk_real kept_x2 = INFINITY, kept_gap = INFINITY;
 
     mk_simplex *sx = r->simplex;
     r->lb_dw = 0;
@@ -476,6 +492,32 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
             /* No progress in floating point: vanilla is at its precision floor;
              * momentum is stuck on its direction, so switch it off. */
             if (!momentum && d_is_x) {
+                /* A stall far above the floating-point floor is an
+                 * ill-conditioned simplex, not the floor: a capsule on a disk
+                 * 1e4 across and 1 mm thick mixed points of D's two parallel
+                 * faces (the segment's ends), 6e-4 apart, into a tetrahedron
+                 * 2e4 wide, whose projection stalled halfway between them
+                 * (gap 0.11, distance off by 3e-4; the Boolean query would
+                 * have called such a pair touching). Restart from x with an
+                 * empty simplex (the lower bound so far stays); bounded, only
+                 * with room left for a few iterations, and the state kept
+                 * if the restart gets no closer. */
+                const mk_real eps = st->relative_tolerance ? st->tolerance * x2 : st->tolerance;
+                const mk_real floor_gap = MK_GJK_FLOOR * DBL_EPSILON * (v3_len2(w) + x2);
+                if (restarts < MK_GJK_RESTARTS && r->gap > eps && r->gap > floor_gap &&
+                    r->gap > MK_GJK_RESTART_REL * x2 && k + MK_GJK_RESTART_ROOM < st->max_iterations) {
+                    if (!restarts || x2 < kept_x2) { /* the best stalled state, kept */
+                        kept = *sx;
+                        kept_x = x;
+                        kept_x2 = x2;
+                        kept_gap = r->gap;
+                    }
+                    ++restarts;
+                    sx->count = 0;
+                    have_x = 0;
+                    d_prev = s_prev = x;
+                    continue;
+                }
                 /* At the floor the supports along x may all fall short of a
                  * positive bound while the simplex lies on D's closest face,
                  * x off its foot point by rounding (a cone and a box 1 mm
@@ -494,6 +536,16 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
         }
         d_prev = d;
         s_prev = w;
+    }
+    /* A restart that ended no closer than the state it left: that state (a
+     * stall, as before the restart). */
+    if (restarts && (r->out == RUN_CONVERGED || r->out == RUN_MAX_ITER) && (!have_x || !(x2 < kept_x2))) {
+        *sx = kept;
+        x = kept_x;
+        x2 = kept_x2;
+        r->gap = kept_gap;
+        r->out = RUN_CONVERGED;
+        have_x = 1;
     }
     r->iterations = k;
     r->x = x;
