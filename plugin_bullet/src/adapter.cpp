@@ -10,6 +10,7 @@
 #include <BulletCollision/CollisionShapes/btMultiSphereShape.h>
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -89,23 +90,6 @@ struct HullDeleter {
     void operator()(mk_hull *h) const { mk_hull_destroy(h); }
 };
 
-// One translated Bullet shape. Valid while the Bullet shape's type, local
-// scaling and margin are what they were at translation.
-struct ShapeEntry {
-    const btCollisionShape *key = nullptr;
-    int proxy_type = -1;
-    btVector3 scaling{0, 0, 0};
-    btScalar margin = 0;
-    int num_points = 0;
-    unsigned generation = 0; // bumped at every translation (pair caches compare it)
-    bool ok = false;
-    mk_shape shape{};
-    mk_mat3 fix{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}; // our local frame -> Bullet's
-    bool fixed = false;                             // fix is not the identity
-    std::unique_ptr<mk_hull, HullDeleter> hull;
-    std::unique_ptr<MultiSphere> spheres;
-};
-
 int point_count(const btCollisionShape *s)
 {
     if (s->getShapeType() == CONVEX_HULL_SHAPE_PROXYTYPE)
@@ -117,13 +101,146 @@ int point_count(const btCollisionShape *s)
     return 0;
 }
 
+// What a translation depends on, read from the Bullet shape: its type, local
+// scaling, margin and sizes (box and cylinder half extents, radii, heights,
+// up axes), and for point shapes their count and a hash of the points (and
+// radii). Shapes are keyed by address, and a shape deleted and another made
+// at the same address must not inherit the first one's translation (a box of
+// another size kept the old size: a sphere clear of the new box was reported
+// 8 cm deep in it; found by a fuzzer of the adapter).
+struct Signature {
+    int type = -1;
+    int count = 0;
+    double v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    bool operator==(const Signature &o) const
+    {
+        if (type != o.type || count != o.count)
+            return false;
+        for (int i = 0; i < 8; ++i)
+            if (!(v[i] == o.v[i]) && !(std::isnan(v[i]) && std::isnan(o.v[i])))
+                return false;
+        return true;
+    }
+};
+
+// FNV-1a over the bytes of n btVector3 and of m btScalar.
+std::uint64_t hash_points(const btVector3 *p, int n, const btScalar *r, int m)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    auto mix = [&h](const void *data, size_t bytes) {
+        const unsigned char *b = static_cast<const unsigned char *>(data);
+        for (size_t i = 0; i < bytes; ++i)
+            h = (h ^ b[i]) * 1099511628211ull;
+    };
+    for (int i = 0; i < n; ++i)
+        mix(&p[i].x(), 3 * sizeof(btScalar));
+    if (r && m > 0)
+        mix(r, size_t(m) * sizeof(btScalar));
+    return h;
+}
+
+// The cheap part of the signature (O(1) per call).
+Signature signature(const btCollisionShape *s)
+{
+    Signature g;
+    g.type = s->getShapeType();
+    const btVector3 sc = s->getLocalScaling();
+    g.v[0] = sc.x(), g.v[1] = sc.y(), g.v[2] = sc.z(), g.v[3] = s->getMargin();
+    switch (g.type) {
+    case BOX_SHAPE_PROXYTYPE: {
+        const btVector3 h = static_cast<const btBoxShape *>(s)->getHalfExtentsWithoutMargin();
+        g.v[4] = h.x(), g.v[5] = h.y(), g.v[6] = h.z();
+        break;
+    }
+    case SPHERE_SHAPE_PROXYTYPE: g.v[4] = static_cast<const btSphereShape *>(s)->getRadius(); break;
+    case CAPSULE_SHAPE_PROXYTYPE: {
+        const btCapsuleShape *c = static_cast<const btCapsuleShape *>(s);
+        g.v[4] = c->getRadius(), g.v[5] = c->getHalfHeight(), g.v[6] = c->getUpAxis();
+        break;
+    }
+    case CYLINDER_SHAPE_PROXYTYPE: {
+        const btCylinderShape *c = static_cast<const btCylinderShape *>(s);
+        const btVector3 h = c->getHalfExtentsWithoutMargin();
+        g.v[4] = h.x(), g.v[5] = h.y(), g.v[6] = h.z(), g.v[7] = c->getUpAxis();
+        break;
+    }
+    case CONE_SHAPE_PROXYTYPE: {
+        const btConeShape *c = static_cast<const btConeShape *>(s);
+        g.v[4] = c->getRadius(), g.v[5] = c->getHeight(), g.v[6] = c->getConeUpIndex();
+        break;
+    }
+    default: g.count = point_count(s); break;
+    }
+    return g;
+}
+
+// The expensive part: a hash of the points of point shapes (0 for others).
+std::uint64_t points_hash(const btCollisionShape *s)
+{
+    switch (s->getShapeType()) {
+    case CONVEX_HULL_SHAPE_PROXYTYPE: {
+        const btConvexHullShape *h = static_cast<const btConvexHullShape *>(s);
+        return hash_points(h->getUnscaledPoints(), h->getNumPoints(), nullptr, 0);
+    }
+    case CONVEX_POINT_CLOUD_SHAPE_PROXYTYPE: {
+        const btConvexPointCloudShape *h = static_cast<const btConvexPointCloudShape *>(s);
+        return hash_points(h->getUnscaledPoints(), h->getNumPoints(), nullptr, 0);
+    }
+    case MULTI_SPHERE_SHAPE_PROXYTYPE: {
+        const btMultiSphereShape *m = static_cast<const btMultiSphereShape *>(s);
+        std::vector<btVector3> c(size_t(m->getSphereCount()));
+        std::vector<btScalar> r(size_t(m->getSphereCount()));
+        for (int i = 0; i < m->getSphereCount(); ++i)
+            c[size_t(i)] = m->getSpherePosition(i), r[size_t(i)] = m->getSphereRadius(i);
+        return hash_points(c.data(), int(c.size()), r.data(), int(r.size()));
+    }
+    default: return 0;
+    }
+}
+
+// One translated Bullet shape. Valid while the Bullet shape's signature is
+// what it was at translation (its points are checked when a pair is made).
+struct ShapeEntry {
+    const btCollisionShape *key = nullptr;
+    Signature sig;
+    std::uint64_t points = 0;
+    unsigned generation = 0; // bumped at every translation (pair caches compare it)
+    bool ok = false;
+    mk_shape shape{};
+    mk_mat3 fix{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}; // our local frame -> Bullet's
+    bool fixed = false;                             // fix is not the identity
+    std::unique_ptr<mk_hull, HullDeleter> hull;
+    std::unique_ptr<MultiSphere> spheres;
+};
+
+// The points as spheres of radius 0 (a user support over them: conv(points)),
+// rounded by `rounding`: for point sets Qhull cannot make a solid hull of.
+bool translate_point_set(const std::vector<mk_vec3> &p, double rounding, ShapeEntry &e)
+{
+    e.spheres.reset(new MultiSphere);
+    mk_vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
+    for (const mk_vec3 &c : p) {
+        e.spheres->centres.push_back(c);
+        e.spheres->radii.push_back(0);
+        lo = mk_vec3{std::fmin(lo.x, c.x), std::fmin(lo.y, c.y), std::fmin(lo.z, c.z)};
+        hi = mk_vec3{std::fmax(hi.x, c.x), std::fmax(hi.y, c.y), std::fmax(hi.z, c.z)};
+    }
+    return !p.empty() && mk_shape_user(&e.shape, multisphere_support, e.spheres.get(), lo, hi, rounding) == MK_OK;
+}
+
 bool translate_points(const btVector3 *pts, int n, const btVector3 &scale, double rounding, ShapeEntry &e)
 {
     std::vector<mk_vec3> p(static_cast<size_t>(n > 0 ? n : 0));
     for (int i = 0; i < n; ++i)
         p[size_t(i)] = to_mk(pts[i] * scale);
     mk_hull *h = nullptr;
-    if (mk_hull_create(p.data(), n, &h) != MK_OK)
+    const mk_status st = mk_hull_create(p.data(), n, &h);
+    // Bullet takes flat, collinear and tiny point sets (a quad as a platform,
+    // fewer than four points), rounded by the margin; Qhull makes no solid
+    // hull of them.
+    if (st == MK_DEGENERATE_HULL)
+        return translate_point_set(p, rounding, e);
+    if (st != MK_OK)
         return false;
     e.hull.reset(h);
     return mk_shape_hull(&e.shape, h, rounding) == MK_OK;
@@ -145,6 +262,9 @@ bool translate(const btCollisionShape *s, mk_bullet_margin_mode mode, ShapeEntry
     case CAPSULE_SHAPE_PROXYTYPE: {
         const btCapsuleShape *c = static_cast<const btCapsuleShape *>(s);
         e.fix = axis_fix(c->getUpAxis());
+        // Bullet takes the height 0: a sphere (the core's capsule wants a positive length).
+        if (c->getHalfHeight() == 0)
+            return mk_shape_sphere(&e.shape, c->getRadius()) == MK_OK;
         return mk_shape_capsule(&e.shape, c->getRadius(), c->getHalfHeight()) == MK_OK;
     }
     case CYLINDER_SHAPE_PROXYTYPE: {
@@ -213,20 +333,20 @@ struct mk_bullet_context {
     // The cached translation of a Bullet shape, rebuilt when it changed.
     // `last` is the caller's pointer to the entry it used before (skips the
     // hash lookup; map nodes never move).
-    const ShapeEntry *entry(const btCollisionShape *s, ShapeEntry **last)
+    // With `deep` (a pair being made) the points of point shapes are compared
+    // too: a shape made at a freed shape's address with as many points.
+    const ShapeEntry *entry(const btCollisionShape *s, ShapeEntry **last, bool deep = false)
     {
         ShapeEntry &e = *last && (*last)->key == s ? **last : shapes[s];
         *last = &e;
-        btVector3 scaling = s->getLocalScaling();
-        if (e.proxy_type == s->getShapeType() && e.scaling == scaling && e.margin == s->getMargin() &&
-            e.num_points == point_count(s))
+        const Signature sig = signature(s);
+        const std::uint64_t points = deep || e.key != s ? points_hash(s) : e.points;
+        if (e.key == s && e.sig == sig && e.points == points)
             return e.ok ? &e : nullptr;
         e = ShapeEntry();
         e.key = s;
-        e.proxy_type = s->getShapeType();
-        e.scaling = scaling;
-        e.margin = s->getMargin();
-        e.num_points = point_count(s);
+        e.sig = sig;
+        e.points = points;
         e.generation = ++generation;
         e.ok = translate(s, options.margin_mode, e);
         for (int i = 0; i < 3; ++i)
@@ -266,6 +386,11 @@ public:
                 const btCollisionObjectWrapper *w1, mk_bullet_context *ctx)
         : btActivatingCollisionAlgorithm(ci, w0, w1), m_ctx(ctx)
     {
+        // A new pair: check the shapes' translations deeply (a shape may have
+        // been made at a deleted one's address).
+        for (const btCollisionObjectWrapper *w : {w0, w1})
+            if (w->getCollisionShape()->getShapeType() != STATIC_PLANE_PROXYTYPE)
+                m_ctx->entry(w->getCollisionShape(), w == w0 ? &m_entry0 : &m_entry1, true);
     }
 
     ~MkAlgorithm() override

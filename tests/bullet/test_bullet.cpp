@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <typeinfo>
 #include <vector>
 
@@ -447,6 +448,95 @@ START_TEST(certificate_follows_shape_changes)
 }
 END_TEST
 
+// Smallest distance contactPairTest reports for a and b (1 when none).
+btScalar pair_distance(btCollisionWorld &world, btCollisionObject &a, btCollisionObject &b)
+{
+    struct Min : btCollisionWorld::ContactResultCallback {
+        btScalar d = 1;
+        btScalar addSingleResult(btManifoldPoint &cp, const btCollisionObjectWrapper *, int, int,
+                                 const btCollisionObjectWrapper *, int, int) override
+        {
+            d = std::fmin(d, cp.getDistance());
+            return 0;
+        }
+    } cb;
+    world.contactPairTest(&a, &b, cb);
+    return cb.d;
+}
+
+// Shapes the adapter used to get wrong (found by a fuzzer of the adapter):
+// - shapes are keyed by address: a box deleted and another of another size
+//   made at the same address (with the same margin) kept the first one's
+//   translation (a sphere clear of the new box came out 5 cm deep), and a hull
+//   with as many points too;
+// - Bullet takes a capsule of height 0 (a sphere) and flat point sets (a quad
+//   as a platform, rounded by the margin), where the core refuses a capsule
+//   of length 0 and Qhull a flat hull: no contact was reported at all.
+START_TEST(shapes_bullet_takes)
+{
+    CollisionWorld w;
+    mk_bullet_context *ctx = mk_bullet_install(&w.dispatcher, nullptr);
+    ck_assert_ptr_nonnull(ctx);
+    btSphereShape ball(0.1f);
+    btCollisionObject probe, body;
+    probe.setCollisionShape(&ball);
+    probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.55f, 0, 0)));
+
+    // a box of half size 0.5, then one of 0.4 at the same address (both with
+    // Bullet's default margin 0.04; a smaller box would get a smaller one)
+    alignas(16) static unsigned char box_mem[sizeof(btBoxShape)];
+    btBoxShape *big = new (box_mem) btBoxShape(btVector3(0.5f, 0.5f, 0.5f));
+    body.setCollisionShape(big);
+    body.setWorldTransform(btTransform::getIdentity());
+    ck_assert_double_eq_tol(pair_distance(w.world, body, probe), -0.05, 1e-5);
+    big->~btBoxShape();
+    btBoxShape *small = new (box_mem) btBoxShape(btVector3(0.4f, 0.4f, 0.4f));
+    body.setCollisionShape(small);
+    ck_assert_msg(pair_distance(w.world, body, probe) >= 0.05f - 1e-5f, "sphere 5 cm clear of the new box: %g",
+                  double(pair_distance(w.world, body, probe)));
+    small->~btBoxShape();
+
+    // the same with hulls of eight points (cubes of half size 0.5 and 0.2)
+    alignas(16) static unsigned char hull_mem[sizeof(btConvexHullShape)];
+    for (int k = 0; k < 2; ++k) {
+        const btScalar h = k ? 0.2f : 0.5f;
+        btConvexHullShape *hull = new (hull_mem) btConvexHullShape();
+        for (int c = 0; c < 8; ++c)
+            hull->addPoint(btVector3(c & 1 ? h : -h, c & 2 ? h : -h, c & 4 ? h : -h), false);
+        hull->recalcLocalAabb();
+        hull->setMargin(0);
+        body.setCollisionShape(hull);
+        const btScalar d = pair_distance(w.world, body, probe);
+        if (k == 0)
+            ck_assert_double_eq_tol(d, -0.05, 1e-5);
+        else
+            ck_assert_double_eq_tol(d, 1, 1e-12);
+        hull->~btConvexHullShape();
+    }
+
+    // a capsule of height 0 (radius 0.3): the sphere 0.35 from its centre is 0.05 deep
+    btCapsuleShape dot(0.3f, 0);
+    body.setCollisionShape(&dot);
+    probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 0.35f, 0)));
+    ck_assert_double_eq_tol(pair_distance(w.world, body, probe), -0.05, 1e-5);
+
+    // a flat quad 1 x 1 in z = 0 with Bullet's default margin 0.04: the sphere
+    // at z 0.13 is 1 cm into its rounded top, over the middle and over a corner
+    btConvexHullShape quad;
+    for (int c = 0; c < 4; ++c)
+        quad.addPoint(btVector3(c & 1 ? 0.5f : -0.5f, c & 2 ? 0.5f : -0.5f, 0), false);
+    quad.recalcLocalAabb();
+    body.setCollisionShape(&quad);
+    probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.1f, -0.2f, 0.13f)));
+    ck_assert_double_eq_tol(pair_distance(w.world, body, probe), -0.01, 1e-5);
+    probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.5f, 0.5f, 0.13f)));
+    ck_assert_double_eq_tol(pair_distance(w.world, body, probe), -0.01, 1e-5);
+    const mk_bullet_stats st = mk_bullet_get_stats(ctx);
+    ck_assert_uint_eq(st.failures, 0);
+    mk_bullet_uninstall(ctx);
+}
+END_TEST
+
 int main()
 {
     Suite *s = suite_create("bullet");
@@ -455,6 +545,7 @@ int main()
     tcase_add_test(api, installed_for_every_pair_and_uninstalled);
     tcase_add_test(api, conventions_match_stock);
     tcase_add_test(api, certificate_follows_shape_changes);
+    tcase_add_test(api, shapes_bullet_takes);
     suite_add_tcase(s, api);
     TCase *scenes = tcase_create("scenes");
     tcase_set_timeout(scenes, 600);
