@@ -253,9 +253,20 @@ bool translate(const btCollisionShape *s, mk_bullet_margin_mode mode, ShapeEntry
     switch (s->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE: {
         const btBoxShape *b = static_cast<const btBoxShape *>(s);
-        if (exact)
-            return mk_shape_box(&e.shape, to_mk(b->getHalfExtentsWithMargin()), 0) == MK_OK;
-        return mk_shape_box(&e.shape, to_mk(b->getHalfExtentsWithoutMargin()), margin) == MK_OK;
+        if (exact ? mk_shape_box(&e.shape, to_mk(b->getHalfExtentsWithMargin()), 0) == MK_OK
+                  : mk_shape_box(&e.shape, to_mk(b->getHalfExtentsWithoutMargin()), margin) == MK_OK)
+            return true;
+        // Bullet takes a box with a zero side (a plate), and a margin set
+        // larger than a half extent (the core's extents negative): no rounded
+        // box is that. The box of the full half extents, sharp, as Bullet's
+        // box-box and box-plane algorithms take it, as its 8 corners.
+        const btVector3 h = b->getHalfExtentsWithMargin();
+        if (!(h.x() >= 0 && h.y() >= 0 && h.z() >= 0) || !std::isfinite(double(h.x() + h.y() + h.z())))
+            return false;
+        std::vector<mk_vec3> corners;
+        for (int c = 0; c < 8; ++c)
+            corners.push_back(to_mk(btVector3(c & 1 ? h.x() : -h.x(), c & 2 ? h.y() : -h.y(), c & 4 ? h.z() : -h.z())));
+        return translate_point_set(corners, 0, e);
     }
     case SPHERE_SHAPE_PROXYTYPE:
         return mk_shape_sphere(&e.shape, static_cast<const btSphereShape *>(s)->getRadius()) == MK_OK;

@@ -469,9 +469,11 @@ btScalar pair_distance(btCollisionWorld &world, btCollisionObject &a, btCollisio
 //   made at the same address (with the same margin) kept the first one's
 //   translation (a sphere clear of the new box came out 5 cm deep), and a hull
 //   with as many points too;
-// - Bullet takes a capsule of height 0 (a sphere) and flat point sets (a quad
-//   as a platform, rounded by the margin), where the core refuses a capsule
-//   of length 0 and Qhull a flat hull: no contact was reported at all.
+// - Bullet takes a capsule of height 0 (a sphere), flat point sets (a quad
+//   as a platform, rounded by the margin), a box with a zero side and a box
+//   whose margin exceeds a half extent, where the core refuses a capsule of
+//   length 0, Qhull a flat hull and the core a box of extents <= 0: no
+//   contact was reported at all.
 START_TEST(shapes_bullet_takes)
 {
     CollisionWorld w;
@@ -531,6 +533,19 @@ START_TEST(shapes_bullet_takes)
     ck_assert_double_eq_tol(pair_distance(w.world, body, probe), -0.01, 1e-5);
     probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.5f, 0.5f, 0.13f)));
     ck_assert_double_eq_tol(pair_distance(w.world, body, probe), -0.01, 1e-5);
+
+    // a plate (a box with a zero side), and a box whose margin was set larger
+    // than its half extent (its core's extents negative): both as the sharp
+    // box of their full half extents, as Bullet's box-box algorithm takes them
+    btBoxShape plate(btVector3(0.5f, 0.5f, 0));
+    body.setCollisionShape(&plate);
+    probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.2f, 0.1f, 0.09f)));
+    ck_assert_double_eq_tol(pair_distance(w.world, body, probe), -0.01, 1e-5);
+    btBoxShape thin(btVector3(0.1f, 0.1f, 0.1f));
+    thin.setMargin(0.3f);
+    body.setCollisionShape(&thin);
+    probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.15f, 0, 0)));
+    ck_assert_double_eq_tol(pair_distance(w.world, body, probe), -0.05, 1e-5);
     const mk_bullet_stats st = mk_bullet_get_stats(ctx);
     ck_assert_uint_eq(st.failures, 0);
     mk_bullet_uninstall(ctx);

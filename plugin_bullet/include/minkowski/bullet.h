@@ -46,6 +46,13 @@ typedef enum mk_bullet_margin_mode {
      * and cone points as given, no rounding. */
     MK_BULLET_MARGIN_EXACT
 } mk_bullet_margin_mode;
+/* Shapes Bullet takes that have no rounded core, in either mode: a capsule of
+ * height 0 is a sphere; hull and point-cloud points Qhull makes no solid hull
+ * of (flat, collinear, fewer than 4) are their convex hull through a support
+ * function, rounded as hulls are; a box with a zero side, or whose margin was
+ * set above a half extent, is the sharp box of its half extents with margin.
+ * What is still refused (no contact, counted in stats.failures): zero radii,
+ * a cylinder with a zero or margin-exceeded size, non-finite sizes. */
 
 typedef enum mk_bullet_contact_mode {
     MK_BULLET_CONTACTS_MANIFOLD = 0, /* full manifold (up to 4 points) every step */
