@@ -771,6 +771,38 @@ START_TEST(user_box_on_ellipsoid_anchors_on_the_ellipsoid)
 }
 END_TEST
 
+/* A user box (half sizes 586 x 1049 x 237) and a cone (radius 503, half
+ * height 2375) at one origin, the cone's side line 858 deep across the box's
+ * edge along y: the normal has no y component, so the user support ties along
+ * the edge and returns its +y end, which stood for the whole edge: the contact
+ * went there, 643 outside the cone (found by the core's fuzzer). Tilted
+ * supports now see the edge; the contact is where it crosses the side line
+ * (y = 0, as for a built-in box), on or in both shapes. */
+START_TEST(user_box_edge_across_a_cone_side)
+{
+    static const mk_vec3 h = {585.78550527447101, 1049.187887270517, 237.26023295852028};
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_user(&a, user_box_support, &h, scl(h, -1), h, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_cone(&b, 503.13041878228836, 2375.346476093217, 0), MK_OK);
+    mk_pair p = {&a, at(V(0, 0, 0)), &b, at(V(0, 0, 0))};
+    /* mk_signed_distance's answer: the normal of the cone's side line at
+     * azimuth -x (A to B), depth 857.681605 */
+    const double r = b.u.cone.radius, hh = b.u.cone.half_height, sl = sqrt(4 * hh * hh + r * r);
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, V(2 * hh / sl, 0, -r / sl), -857.681605, NULL, &m), MK_OK);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const mk_vec3 q = m.points[i].position;
+        const double radial = sqrt(q.x * q.x + q.y * q.y), room = r * (hh - q.z) / (2 * hh);
+        ck_assert_msg(radial <= room + 1e-6 * hh && fabs(q.z) <= hh, "point %d (%g, %g, %g): %g outside the cone", i,
+                      q.x, q.y, q.z, radial - room);
+        ck_assert_msg(fabs(q.x) <= h.x + 1e-6 && fabs(q.y) <= h.y + 1e-6 && fabs(q.z) <= h.z + 1e-6,
+                      "point %d (%g, %g, %g) outside the box", i, q.x, q.y, q.z);
+        ck_assert_msg(fabs(q.y) <= 1e-6, "point %d off the crossing: y = %g", i, q.y);
+    }
+}
+END_TEST
+
 /* A small box tunnelled deep into a box ten thousand times larger, turned by
  * 1e-3 rad: the small box's face, the preferred reference, is off the normal
  * by the turn, and at a depth of 2258 its clip misses the depth by 0.013 (far
@@ -2122,6 +2154,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, cone_base_and_side);
     tcase_add_test(t, ellipsoid_and_user_give_one);
     tcase_add_test(t, user_box_on_ellipsoid_anchors_on_the_ellipsoid);
+    tcase_add_test(t, user_box_edge_across_a_cone_side);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);
     tcase_add_test(t, rounded_box_shifts_by_radius);
     tcase_add_test(t, hull_cube_agrees_with_box);

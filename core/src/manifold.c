@@ -600,6 +600,42 @@ static void hull_line_or_point(const posed *x, mk_vec3 d, int v, line_feature *l
     }
 }
 
+/* A user shape's feature along local d, from its support alone: tilted by
+ * MK_MF_TILT both ways along two axes across d, the support of an edge lands
+ * on its two ends (two distinct points, apart by far more than a curved
+ * surface's support moves under such a tilt): that segment; otherwise (a
+ * point, a face, a curved surface) the support point, as before. Without it
+ * the point one tie-break picked stood for the whole edge: a user box's edge
+ * crossing a cone's side line 1049 from its end got its contact there, 643
+ * outside the cone (found by the core's fuzzer). */
+static void user_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
+{
+    const mk_shape *s = x->s;
+    const mk_vec3 u = v3_normalize_or(d, v3(0, 0, 1));
+    mk_vec3 t1, t2;
+    v3_across(u, &t1, &t2);
+    const mk_vec3 tilts[4] = {t1, v3_neg(t1), t2, v3_neg(t2)};
+    mk_vec3 p[4];
+    for (int k = 0; k < 4; ++k)
+        p[k] = shape_support(s, v3_madd(u, MK_MF_TILT, tilts[k]), NULL);
+    /* distinct points among the four (equal: within rounding of the size) */
+    const mk_real ext = shape_extent(s), same = 1e-9 * ext;
+    int first = 0, second = -1, distinct = 1;
+    for (int k = 1; k < 4; ++k) {
+        if (v3_len(v3_sub(p[k], p[first])) <= same)
+            continue;
+        if (second >= 0 && v3_len(v3_sub(p[k], p[second])) <= same)
+            continue;
+        if (second < 0)
+            second = k;
+        ++distinct;
+    }
+    if (distinct == 2 && v3_len(v3_sub(p[second], p[first])) > 16 * MK_MF_TILT * ext)
+        set_segment(x, p[first], p[second], 0, 0, 1, lf);
+    else
+        set_point(x, shape_support(s, d, NULL), 0, 0, lf);
+}
+
 /* Feature of x along the frame direction dir when the face path did not apply:
  * a line (edge, segment, side line) nearly perpendicular to dir, else the
  * support point, marked flat when it stands for a face normal to dir. f is
@@ -650,7 +686,7 @@ static void line_or_point(const posed *x, mk_vec3 dir, face_pick f, line_feature
         return;
     }
     default:
-        set_point(x, shape_support(s, d, NULL), 0, 0, lf);
+        user_line_or_point(x, d, lf);
         return;
     }
 }
