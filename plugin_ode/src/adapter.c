@@ -142,12 +142,21 @@ typedef struct convex_entry {
 
 #define TOMBSTONE ((dGeomID)(uintptr_t)1)
 
-/* Warm-start caches per geom pair: ODE has no per-pair object, so a
- * direct-mapped table keyed by the ordered pair (a collision evicts: bounded
- * memory, a miss is only a cold start). */
+/* Warm-start caches per geom pair: ODE has no per-pair object, so a table
+ * keyed by the ordered pair, bounded: a pair looks for its entry, or room, in
+ * PAIR_CACHE_WINDOW slots from its hash, and when all are taken the least
+ * recently used of them goes (a miss is only a cold start). A warm start
+ * changes answers in their last digits, so which pairs keep their caches must
+ * not depend on where the geoms sit in memory: with a direct-mapped table,
+ * two pairs whose addresses hashed to one slot evicted each other, and the
+ * demo's ODE scenes came out differently from run to run (address space
+ * randomisation). Now live pairs are evicted only when more than a window's
+ * worth share a neighbourhood. */
 #define PAIR_CACHE_SIZE 8192
+#define PAIR_CACHE_WINDOW 16
 typedef struct pair_cache {
     dGeomID a, b;
+    unsigned long long used; /* G.use_clock at the last use (0: empty) */
     mk_shape sa, sb;       /* the shapes the caches were made for (stable addresses) */
     mk_collide_cache cc;   /* warm start, separation certificate, contact memory */
     mk_growth_cache growth;
@@ -169,6 +178,7 @@ static struct {
     convex_entry *table;
     size_t cap, used; /* used counts live entries + tombstones */
     pair_cache *pairs;
+    unsigned long long use_clock;
 } G;
 
 static pair_cache *cache_for(dGeomID a, dGeomID b)
@@ -179,12 +189,21 @@ static pair_cache *cache_for(dGeomID a, dGeomID b)
             return NULL;
     }
     uintptr_t h = ((uintptr_t)a >> 4) * 0x9E3779B97F4A7C15ull ^ ((uintptr_t)b >> 4) * 0xC2B2AE3D27D4EB4Full;
-    pair_cache *c = &G.pairs[(h >> 17) & (PAIR_CACHE_SIZE - 1)];
-    if (c->a != a || c->b != b) {
-        memset(c, 0, sizeof *c);
-        c->a = a, c->b = b;
+    const size_t first = (h >> 17) & (PAIR_CACHE_SIZE - 1);
+    pair_cache *victim = NULL;
+    for (size_t k = 0; k < PAIR_CACHE_WINDOW; ++k) {
+        pair_cache *c = &G.pairs[(first + k) & (PAIR_CACHE_SIZE - 1)];
+        if (c->used && c->a == a && c->b == b) {
+            c->used = ++G.use_clock;
+            return c;
+        }
+        if (!victim || c->used < victim->used)
+            victim = c; /* an empty slot (used 0) first, else the least recently used */
     }
-    return c;
+    memset(victim, 0, sizeof *victim);
+    victim->a = a, victim->b = b;
+    victim->used = ++G.use_clock;
+    return victim;
 }
 
 /* ------------------------------------------------------------ dConvex side table */
