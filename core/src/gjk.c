@@ -546,6 +546,8 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
         r->gap = kept_gap;
         r->out = RUN_CONVERGED;
         have_x = 1;
+        if (sx->count == 3) /* as at any stall (below the restart test) */
+            face_normal_bound(c, sx, x, r);
     }
     r->iterations = k;
     r->x = x;
