@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -107,7 +108,7 @@ int point_count(const btCollisionShape *s)
 // radii). Shapes are keyed by address, and a shape deleted and another made
 // at the same address must not inherit the first one's translation (a box of
 // another size kept the old size: a sphere clear of the new box was reported
-// 8 cm deep in it; found by a fuzzer of the adapter).
+// centimetres deep in it; found by a fuzzer of the adapter).
 struct Signature {
     int type = -1;
     int count = 0;
@@ -123,19 +124,21 @@ struct Signature {
     }
 };
 
-// FNV-1a over the bytes of n btVector3 and of m btScalar.
+// A hash of the bits of n btVector3 (x, y, z) and of m btScalar, one
+// multiply-xorshift step per scalar.
 std::uint64_t hash_points(const btVector3 *p, int n, const btScalar *r, int m)
 {
     std::uint64_t h = 1469598103934665603ull;
-    auto mix = [&h](const void *data, size_t bytes) {
-        const unsigned char *b = static_cast<const unsigned char *>(data);
-        for (size_t i = 0; i < bytes; ++i)
-            h = (h ^ b[i]) * 1099511628211ull;
+    auto mix = [&h](btScalar v) {
+        std::uint64_t b = 0;
+        std::memcpy(&b, &v, sizeof v);
+        h = (h ^ b) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
     };
     for (int i = 0; i < n; ++i)
-        mix(&p[i].x(), 3 * sizeof(btScalar));
-    if (r && m > 0)
-        mix(r, size_t(m) * sizeof(btScalar));
+        mix(p[i].x()), mix(p[i].y()), mix(p[i].z());
+    for (int i = 0; r && i < m; ++i)
+        mix(r[i]);
     return h;
 }
 
@@ -199,7 +202,8 @@ std::uint64_t points_hash(const btCollisionShape *s)
 }
 
 // One translated Bullet shape. Valid while the Bullet shape's signature is
-// what it was at translation (its points are checked when a pair is made).
+// what it was at translation (checked in full when a pair is made, its
+// scaling, margin and point count at every call).
 struct ShapeEntry {
     const btCollisionShape *key = nullptr;
     Signature sig;
@@ -344,12 +348,20 @@ struct mk_bullet_context {
     // The cached translation of a Bullet shape, rebuilt when it changed.
     // `last` is the caller's pointer to the entry it used before (skips the
     // hash lookup; map nodes never move).
-    // With `deep` (a pair being made) the points of point shapes are compared
-    // too: a shape made at a freed shape's address with as many points.
+    // Every call compares what Bullet's setters change in place (local
+    // scaling, margin, the point count); with `deep` (a pair being made: a
+    // shape deleted and another made at its address can only be met then) the
+    // whole signature, sizes and the points' hash.
     const ShapeEntry *entry(const btCollisionShape *s, ShapeEntry **last, bool deep = false)
     {
         ShapeEntry &e = *last && (*last)->key == s ? **last : shapes[s];
         *last = &e;
+        if (!deep && e.key == s) {
+            const btVector3 &sc = s->getLocalScaling();
+            if (e.sig.type == s->getShapeType() && e.sig.v[0] == sc.x() && e.sig.v[1] == sc.y() &&
+                e.sig.v[2] == sc.z() && e.sig.v[3] == s->getMargin() && e.sig.count == point_count(s))
+                return e.ok ? &e : nullptr;
+        }
         const Signature sig = signature(s);
         const std::uint64_t points = deep || e.key != s ? points_hash(s) : e.points;
         if (e.key == s && e.sig == sig && e.points == points)
