@@ -1493,3 +1493,22 @@ int or_scale_primitive(const mk_shape *s, double k, mk_shape *out)
     }
     return 1;
 }
+
+double or_capsule_over_disk(mk_transform *xa, mk_transform *xb)
+{
+    const mk_transform a = {{{{0.81569949753923054, 0.13918253154147942, -0.56148245976873756},
+                              {-0.42833392258389524, 0.79768518055813042, -0.42453315946087944},
+                              {0.38879863744378079, 0.5867934693157788, 0.710288000666076}}},
+                            {-0.35232249632160462, 0.22495373907658067, 0.55657104640738309}};
+    const mk_transform b = {{{{0.43927453203497968, -0.7678393249172436, -0.46632677021170577},
+                              {0.86847773794762173, 0.23021597444265396, 0.43902963886371188},
+                              {-0.22974834971079039, -0.59784895769922586, 0.76797937445163045}}},
+                            {-0.46071772478277662, 0.42639117555797423, 0.28379888773190931}};
+    *xa = a;
+    *xb = b;
+    const mk_vec3 axis_a = {a.R.m[0][2], a.R.m[1][2], a.R.m[2][2]}, axis_b = {b.R.m[0][2], b.R.m[1][2], b.R.m[2][2]};
+    const mk_vec3 d = {a.p.x - b.p.x, a.p.y - b.p.y, a.p.z - b.p.z};
+    const double height = d.x * axis_b.x + d.y * axis_b.y + d.z * axis_b.z - 0.0005; /* over the top face */
+    const double c = axis_a.x * axis_b.x + axis_a.y * axis_b.y + axis_a.z * axis_b.z;
+    return height - 0.0005 * fabs(c);
+}

@@ -201,4 +201,11 @@ int or_scale_primitive(const mk_shape *s, double k, mk_shape *out);
  * distance is >= gap when gap > 0; negative gaps overlap along u). */
 void or_place_pair(or_rng *r, const mk_shape *a, const mk_shape *b, double gap, mk_transform *xa, mk_transform *xb);
 
+/* The capsule over a wide disk (test_gjk, test_epa: a GJK stall found by the
+ * ODE adapter's fuzzer): poses of a capsule of half length 0.0005 (A, tilted)
+ * and of a cylinder 1e4 across and 1 mm thick (B) 7 cm below it. Returns the
+ * exact distance from the capsule's segment to the cylinder: its nearer end
+ * above the disk's top face (the rim is 1e4 away). */
+double or_capsule_over_disk(mk_transform *xa, mk_transform *xb);
+
 #endif
