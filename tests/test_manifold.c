@@ -13,6 +13,7 @@
 #include <minkowski/manifold.h>
 #include <stdio.h>
 #include "manifold_internal.h"
+#include "oracle.h"
 
 #define PI 3.14159265358979323846
 #define TOL 1e-9
@@ -799,6 +800,46 @@ START_TEST(user_box_edge_across_a_cone_side)
         ck_assert_msg(fabs(q.x) <= h.x + 1e-6 && fabs(q.y) <= h.y + 1e-6 && fabs(q.z) <= h.z + 1e-6,
                       "point %d (%g, %g, %g) outside the box", i, q.x, q.y, q.z);
         ck_assert_msg(fabs(q.y) <= 1e-6, "point %d off the crossing: y = %g", i, q.y);
+    }
+}
+END_TEST
+
+/* Two cylinders whose sides cross, each nearly across the normal: A's side
+ * line tilted 0.047 rad from the contact plane (within MK_MF_LINE_ANGLE, so a
+ * line), B's exactly in it. The lines' closest points were 0.1244 deep where
+ * the overlap along the normal is 0.1321: A's deepest point is the end of its
+ * tilted side (found by the ODE adapter's fuzzer with the growth contact
+ * model: the normal is the growth solution's, and mk_collide_growth's
+ * manifold is not completed by a witness point as mk_collide's is). Now the
+ * crossing falls back to the support points: the depth along the normal. */
+START_TEST(crossing_tilted_side_lines_keep_the_depth)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cylinder(&a, 0.53197397121996515, 0.5 * 0.46695777562314011, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_cylinder(&b, 0.28342328053466104, 0.5 * 0.5193759828655411, 0), MK_OK);
+    const mk_transform xa = {{{{0.80777048239210536, 0.034684236702320487, -0.58847587163825399},
+                               {-0.12820970010356669, 0.98470823051136591, -0.11794902951075187},
+                               {0.57538606220117894, 0.17072405948650626, 0.79986509796156813}}},
+                             {-0.073404610919450164, 0.47074010336369543, -0.52246637990670319}};
+    const mk_transform xb = {{{{0.17884163182037405, 0.79037042653372902, -0.58594390481403336},
+                               {-0.94491056019511754, -0.027968475723475605, -0.32613156485911371},
+                               {-0.27415270190092006, 0.61199048458827887, 0.74182743465972523}}},
+                             {0.30816901050553902, 0.46430098725837421, 0.1079274765765772}};
+    mk_pair p = {&a, xa, &b, xb};
+    for (int k = 0; k < 2; ++k) {
+        /* the growth solution's normal, then the signed distance's */
+        const mk_vec3 n = k ? V(0.773863, 0.046408, 0.631650) : V(0.771270, 0.056417, 0.634003);
+        const mk_vec3 un = scl(n, 1 / sqrt(n.x * n.x + n.y * n.y + n.z * n.z));
+        /* overlap along n from the supports (the exact depth along it) */
+        const double depth = or_support_value(&a, &xa, un) + or_support_value(&b, &xb, scl(un, -1));
+        mk_manifold m;
+        ck_assert_int_eq(mk_contact_manifold(&p, un, -depth, NULL, &m), MK_OK);
+        ck_assert_int_ge(m.count, 1);
+        double deepest = -INFINITY;
+        for (int i = 0; i < m.count; ++i)
+            deepest = fmax(deepest, m.points[i].depth);
+        ck_assert_msg(fabs(deepest - depth) <= 1e-9, "normal %d: deepest point %.9g, overlap along it %.9g", k,
+                      deepest, depth);
     }
 }
 END_TEST
@@ -2155,6 +2196,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, ellipsoid_and_user_give_one);
     tcase_add_test(t, user_box_on_ellipsoid_anchors_on_the_ellipsoid);
     tcase_add_test(t, user_box_edge_across_a_cone_side);
+    tcase_add_test(t, crossing_tilted_side_lines_keep_the_depth);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);
     tcase_add_test(t, rounded_box_shifts_by_radius);
     tcase_add_test(t, hull_cube_agrees_with_box);
