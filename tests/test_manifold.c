@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <minkowski/collide.h>
 #include <minkowski/manifold.h>
 #include <stdio.h>
 #include "manifold_internal.h"
@@ -800,6 +801,48 @@ START_TEST(user_box_edge_across_a_cone_side)
         ck_assert_msg(fabs(q.x) <= h.x + 1e-6 && fabs(q.y) <= h.y + 1e-6 && fabs(q.z) <= h.z + 1e-6,
                       "point %d (%g, %g, %g) outside the box", i, q.x, q.y, q.z);
         ck_assert_msg(fabs(q.y) <= 1e-6, "point %d off the crossing: y = %g", i, q.y);
+    }
+}
+END_TEST
+
+/* A cylinder (radius 1, half height 0.5) lying deep inside a user box (half
+ * sizes 100 x 20 x 60), both at the origin: the contact is the cylinder's side
+ * line against the box's -y face, 21 deep. The user support along -n returns
+ * one corner of that face, which was taken for a unique point: the contact
+ * went to the box's corner, 100 and 60 away from the cylinder (the core's
+ * fuzzer: a cylinder in a user box 1.4e6 off). Tilted supports show the face;
+ * the line's shape holds the contact. */
+START_TEST(cylinder_side_deep_in_a_user_box_face)
+{
+    static const mk_vec3 h = {100, 20, 60};
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cylinder(&a, 1, 0.5, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_user(&b, user_box_support, &h, scl(h, -1), h, 0), MK_OK);
+    for (int k = 0; k < 2; ++k) {
+        /* k = 1: the same scene turned (the fuzzer's was at an arbitrary pose) */
+        const mk_transform x = k ? axis_angle(V(3, -2, 1), unit(V(1, 2, 3)), 0.7) : at(V(0, 0, 0));
+        mk_pair p = {&a, x, &b, x};
+        mk_manifold m;
+        mk_collide_settings cs = mk_collide_default_settings();
+        for (int via = 0; via < 2; ++via) {
+            if (via == 0)
+                ck_assert_int_eq(mk_contact_manifold(&p, mk_rotate(&x.R, V(0, 1, 0)), -21, NULL, &m), MK_OK);
+            else
+                ck_assert_int_eq(mk_collide(&p, &cs, NULL, &m), MK_PENETRATING);
+            ck_assert_int_ge(m.count, 1);
+            double deepest = -INFINITY;
+            for (int i = 0; i < m.count; ++i) {
+                const mk_vec3 qa = mk_rotate_inv(&x.R, sub(m.points[i].point_a, x.p));
+                const mk_vec3 qb = mk_rotate_inv(&x.R, sub(m.points[i].point_b, x.p));
+                ck_assert_msg(qa.x * qa.x + qa.y * qa.y <= 1 + 1e-7 && fabs(qa.z) <= 0.5 + 1e-7,
+                              "pose %d via %d: point_a %d (%g, %g, %g) off the cylinder", k, via, i, qa.x, qa.y, qa.z);
+                /* to the signed distance's tolerance (1e-8) through mk_collide */
+                ck_assert_msg(fabs(qb.x) <= h.x + 1e-7 && fabs(qb.y) <= h.y + 1e-7 && fabs(qb.z) <= h.z + 1e-7,
+                              "pose %d via %d: point_b %d (%.17g, %.17g, %.17g) outside the box", k, via, i, qb.x, qb.y, qb.z);
+                deepest = fmax(deepest, m.points[i].depth);
+            }
+            ck_assert_msg(fabs(deepest - 21) <= 1e-7, "pose %d via %d: deepest %.12g, not 21", k, via, deepest);
+        }
     }
 }
 END_TEST
@@ -2197,6 +2240,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, user_box_on_ellipsoid_anchors_on_the_ellipsoid);
     tcase_add_test(t, user_box_edge_across_a_cone_side);
     tcase_add_test(t, crossing_tilted_side_lines_keep_the_depth);
+    tcase_add_test(t, cylinder_side_deep_in_a_user_box_face);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);
     tcase_add_test(t, rounded_box_shifts_by_radius);
     tcase_add_test(t, hull_cube_agrees_with_box);

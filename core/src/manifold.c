@@ -495,6 +495,7 @@ static void side_plane(const polygon *pg, int q, mk_vec3 *sn, mk_real *off)
 typedef struct line_feature {
     int count;         /* 1: a point, 2: a segment */
     int flat;          /* the point stands for a face (the support is not unique) */
+    int corner;        /* a user shape's point is one corner of a face (its tilted supports spread) */
     mk_vec3 v[2];      /* frame */
     uint8_t tag[2];
     int code;          /* feature code (ids) */
@@ -503,7 +504,7 @@ typedef struct line_feature {
 static void set_point(const posed *x, mk_vec3 local, int code, int tag, line_feature *lf)
 {
     lf->count = 1;
-    lf->flat = 0;
+    lf->flat = lf->corner = 0;
     lf->v[0] = to_frame(x, local);
     lf->tag[0] = (uint8_t)tag;
     lf->code = code;
@@ -512,7 +513,7 @@ static void set_point(const posed *x, mk_vec3 local, int code, int tag, line_fea
 static void set_segment(const posed *x, mk_vec3 l0, mk_vec3 l1, int code, int t0, int t1, line_feature *lf)
 {
     lf->count = 2;
-    lf->flat = 0;
+    lf->flat = lf->corner = 0;
     lf->v[0] = to_frame(x, l0);
     lf->v[1] = to_frame(x, l1);
     lf->tag[0] = (uint8_t)t0;
@@ -630,10 +631,19 @@ static void user_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
             second = k;
         ++distinct;
     }
-    if (distinct == 2 && v3_len(v3_sub(p[second], p[first])) > 16 * MK_MF_TILT * ext)
+    mk_real spread = 0;
+    for (int k = 1; k < 4; ++k)
+        spread = fmax(spread, v3_len(v3_sub(p[k], p[first])));
+    if (distinct == 2 && spread > 16 * MK_MF_TILT * ext) {
         set_segment(x, p[first], p[second], 0, 0, 1, lf);
-    else
-        set_point(x, shape_support(s, d, NULL), 0, 0, lf);
+        return;
+    }
+    set_point(x, shape_support(s, d, NULL), 0, 0, lf);
+    /* Three or four far apart: a face (its corners), whose support point is
+     * one corner by a tie-break. Against a point the sensitivity test below
+     * still decides (it anchors the less sensitive: a vertex, or the smaller
+     * of two faces), against a line the line does (line_contacts). */
+    lf->corner = distinct >= 3 && spread > 16 * MK_MF_TILT * ext;
 }
 
 /* Feature of x along the frame direction dir when the face path did not apply:
@@ -1218,6 +1228,17 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
         set_point(&c->b, shape_support(c->b.s, dir_to_local(&c->b, v3_neg(n)), NULL), fb.code, 0, &fb);
     }
     int point_a = fa.count == 1 && !fa.flat, point_b = fb.count == 1 && !fb.flat;
+    /* A line against a face (a user shape's, found by its tilted supports):
+     * the line's shape holds the contact, at its support point; the face's
+     * support is a corner anywhere on the face (a cylinder lying deep inside
+     * a user box got its point at the box's corner, 1.4e6 off the cylinder). */
+    if (fa.count == 2 && fb.count == 1 && (fb.flat || fb.corner)) {
+        set_point(&c->a, shape_support(c->a.s, dir_to_local(&c->a, n), NULL), fa.code, 0, &fa);
+        point_a = 1, point_b = 0;
+    } else if (fb.count == 2 && fa.count == 1 && (fa.flat || fa.corner)) {
+        set_point(&c->b, shape_support(c->b.s, dir_to_local(&c->b, v3_neg(n)), NULL), fb.code, 0, &fb);
+        point_a = 0, point_b = 1;
+    }
     if (point_a && point_b) {
         mk_real sa = support_sensitivity(&c->a, n), sb = support_sensitivity(&c->b, v3_neg(n));
         if (sa < 0.5 * sb)
