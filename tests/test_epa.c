@@ -1244,6 +1244,42 @@ START_TEST(hostile_capsule_on_a_wide_disk)
 }
 END_TEST
 
+/* A sphere (radius 2953) deep in a cone (radius 2869, half height 3328), its
+ * centre 836 inside the cone's side. EPA met the cone's apex twice, and the
+ * degenerate face of the two set the ray's exit 3.5e-8 inside the faces
+ * around it, on none of their planes: the witnesses fell back to GJK's common
+ * point moved half the depth each way, and point_b came out 418 outside the
+ * sphere (the core's fuzzer). The exit is now found on the triangles. */
+START_TEST(hostile_sphere_deep_in_a_cone_witnesses)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cone(&a, 2868.9326126155229, 3327.6001100418207, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_sphere(&b, 2952.5706869022642), MK_OK);
+    const mk_transform xa = {{{{-2.2204460492503131e-16, 1, 0}, {-1, -2.2204460492503131e-16, 0}, {0, 0, 1}}},
+                             {0, 0, 0}};
+    const mk_transform xb = {{{{-1.6256068261817685e-05, 0.9999999998587813, 4.2635253108442645e-06},
+                               {-0.99999999986559673, -1.6256077352954887e-05, 2.1322792168871924e-06},
+                               {2.1323485247833252e-06, -4.2634906477947291e-06, 0.99999999998863787}}},
+                             {-338.26193880819295, -502.19384911949817, -189.98567892842414}};
+    mk_signed_distance_result sd;
+    ck_assert_int_eq(signed_distance(&a, xa, &b, xb, NULL, &sd), MK_PENETRATING);
+    const double depth = -sd.distance, r = b.radius;
+    /* point_b on the sphere */
+    const double from_centre = v3_len(v3_sub(sd.point_b, xb.p));
+    ck_assert_msg(fabs(from_centre - r) <= 1e-9 * r, "point_b %.9g from the centre, radius %.9g", from_centre, r);
+    /* point_a in the cone (its frame: apex up at z = h, base at z = -h) */
+    const mk_vec3 qa = mk_rotate_inv(&xa.R, v3_sub(sd.point_a, xa.p));
+    const double h = a.u.cone.half_height, room = a.u.cone.radius * (h - qa.z) / (2 * h);
+    ck_assert_msg(fabs(qa.z) <= h * (1 + 1e-9) && sqrt(qa.x * qa.x + qa.y * qa.y) <= room + 1e-9 * h,
+                  "point_a (%g, %g, %g) outside the cone", qa.x, qa.y, qa.z);
+    /* the witnesses depth apart along the normal, which the overlap along it matches */
+    const mk_vec3 rel = v3_sub(v3_sub(sd.point_a, sd.point_b), v3_scale(sd.normal, depth));
+    ck_assert_msg(v3_len(rel) <= 1e-9 * r, "|pa - pb - depth n| = %g", v3_len(rel));
+    ck_assert_msg(fabs(-separation_along(&a, &xa, &b, &xb, sd.normal) - depth) <= 1e-9 * r,
+                  "overlap along the normal %.12g, depth %.12g", -separation_along(&a, &xa, &b, &xb, sd.normal), depth);
+}
+END_TEST
+
 /* A sphere of 1.5 cm against the side of a cone 1.1e6 across, at coordinates
  * of 2e5: the second, tighter core GJK run (above) came back saying the core
  * point touched the cone, which the first had proved 0.013 away; kept with
@@ -2038,6 +2074,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_refined_gjk_no_worse);
     tcase_add_test(hostile, hostile_refined_gjk_keeps_the_bracket);
     tcase_add_test(hostile, hostile_capsule_on_a_wide_disk);
+    tcase_add_test(hostile, hostile_sphere_deep_in_a_cone_witnesses);
     tcase_add_test(hostile, hostile_stacked_cubes);
     tcase_add_test(hostile, signed_distance_continuous_across_touching);
     tcase_add_test(hostile, signed_distance_face_sweep);

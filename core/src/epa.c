@@ -1051,8 +1051,13 @@ static int ray_exit(const epa *e, mk_vec3 n, int idx[3], mk_real lam[3], mk_vec3
             lam[2] = l[2];
         }
     }
+    /* No face's plane holds q: the nearest crossing came from a degenerate
+     * face (two of its vertices equal: a cone's apex met twice; its plane,
+     * set conservatively, lay 3.5e-8 inside its neighbours', and the
+     * witnesses fell back to GJK's common point, 418 off a sphere 2953 in
+     * radius deep in a cone). The triangles themselves then. */
     if (best < 0)
-        return 0;
+        return ray_hits_triangle(e, n, idx, lam, exit);
     /* The faces' planes are conservative (a thin face takes a neighbour's
      * normal; offsets are their vertices' lowest), so their nearest crossing
      * can lie on no face's triangle: a weight far below zero says so (-0.5
