@@ -718,6 +718,15 @@ static mk_vec3 user_box_support(const void *data, mk_vec3 d)
     return V(d.x >= 0 ? h->x : -h->x, d.y >= 0 ? h->y : -h->y, d.z >= 0 ? h->z : -h->z);
 }
 
+/* User support of an ellipsoid of radii *data (the built-in's formula). */
+static mk_vec3 user_ellipsoid_support(const void *data, mk_vec3 d)
+{
+    const mk_vec3 *r = data;
+    const mk_vec3 q = V(r->x * d.x, r->y * d.y, r->z * d.z);
+    const double l = len(q);
+    return l > 0 ? V(r->x * q.x / l, r->y * q.y / l, r->z * q.z / l) : V(r->x, 0, 0);
+}
+
 START_TEST(ellipsoid_and_user_give_one)
 {
     /* Ellipsoid on the ground: one point, its support point along -z. */
@@ -842,6 +851,42 @@ START_TEST(cylinder_side_deep_in_a_user_box_face)
                 deepest = fmax(deepest, m.points[i].depth);
             }
             ck_assert_msg(fabs(deepest - 21) <= 1e-7, "pose %d via %d: deepest %.12g, not 21", k, via, deepest);
+        }
+    }
+}
+END_TEST
+
+/* A needle ellipsoid (radii 0.009, 0.0014, 0.31) on the edge of a rounded
+ * user box: the ellipsoid's side along the normal curves so gently (radius
+ * of curvature 69 along the needle) that its tilted supports spread like a
+ * face's corners, and taken for a face it handed the contact to the box's
+ * edge, 0.19 off the needle (the core's fuzzer, against the first version of
+ * the face test above). An ellipsoid's feature is its support point; a user
+ * shape's face needs corners that stay put when the tilt halves. */
+START_TEST(needle_ellipsoid_is_no_face)
+{
+    static const mk_vec3 h = {0.20382104265745637, 0.10333601822759897, 0.18679435774707612};
+    static const mk_vec3 radii = {0.0090468793774706197, 0.0014029444557944848, 0.31035888622054442};
+    mk_shape a, b, ua;
+    ck_assert_int_eq(mk_shape_ellipsoid(&a, radii), MK_OK);
+    ck_assert_int_eq(mk_shape_user(&ua, user_ellipsoid_support, &radii, scl(radii, -1), radii, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_user(&b, user_box_support, &h, scl(h, -1), h, 0.013147608290551524), MK_OK);
+    const mk_mat3 R = {{{0.2647208095896173, 0.68439569553285329, 0.67935662571753863},
+                        {-0.87413813799908147, -0.12716940400445353, 0.46873282195793708},
+                        {0.40719210290195529, -0.71793486795199912, 0.56459199136458627}}};
+    const mk_transform xa = {R, {1.1865234464434635, -2.0853535121542852, -2.2031620907145002}};
+    const mk_transform xb = {R, {1.4084679641802047, -1.9322193905771881, -2.0187109607809566}};
+    for (int k = 0; k < 2; ++k) { /* the built-in ellipsoid, then the same as a user shape */
+        mk_pair p = {k ? &ua : &a, xa, &b, xb};
+        mk_collide_settings cs = mk_collide_default_settings();
+        mk_manifold m;
+        ck_assert_int_eq(mk_collide(&p, &cs, NULL, &m), MK_PENETRATING);
+        ck_assert_int_ge(m.count, 1);
+        for (int i = 0; i < m.count; ++i) {
+            const mk_vec3 q = inv_point(&xa, m.points[i].point_a);
+            const double e = q.x * q.x / (radii.x * radii.x) + q.y * q.y / (radii.y * radii.y) +
+                             q.z * q.z / (radii.z * radii.z);
+            ck_assert_msg(e <= 1 + 1e-6, "%d: point_a %d (%g, %g, %g) off the ellipsoid (%g)", k, i, q.x, q.y, q.z, e);
         }
     }
 }
@@ -2241,6 +2286,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, user_box_edge_across_a_cone_side);
     tcase_add_test(t, crossing_tilted_side_lines_keep_the_depth);
     tcase_add_test(t, cylinder_side_deep_in_a_user_box_face);
+    tcase_add_test(t, needle_ellipsoid_is_no_face);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);
     tcase_add_test(t, rounded_box_shifts_by_radius);
     tcase_add_test(t, hull_cube_agrees_with_box);

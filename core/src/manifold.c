@@ -640,10 +640,18 @@ static void user_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
     }
     set_point(x, shape_support(s, d, NULL), 0, 0, lf);
     /* Three or four far apart: a face (its corners), whose support point is
-     * one corner by a tie-break. Against a point the sensitivity test below
+     * one corner by a tie-break, or a curved surface that is nearly flat (a
+     * needle's side, its radius of curvature 200 times its length). The
+     * corners stay put when the tilt halves, a curved surface's supports
+     * move with it. Against a point the sensitivity test in line_contacts
      * still decides (it anchors the less sensitive: a vertex, or the smaller
-     * of two faces), against a line the line does (line_contacts). */
-    lf->corner = distinct >= 3 && spread > 16 * MK_MF_TILT * ext;
+     * of two faces), against a line the line does. */
+    if (!(distinct >= 3 && spread > 16 * MK_MF_TILT * ext))
+        return;
+    for (int k = 0; k < 4; ++k)
+        if (v3_len(v3_sub(shape_support(s, v3_madd(u, 0.5 * MK_MF_TILT, tilts[k]), NULL), p[k])) > same)
+            return;
+    lf->corner = 1;
 }
 
 /* Feature of x along the frame direction dir when the face path did not apply:
@@ -682,6 +690,10 @@ static void line_or_point(const posed *x, mk_vec3 dir, face_pick f, line_feature
             return;
         }
         set_point(x, shape_support(s, d, NULL), FEAT_RIM, 0, lf);
+        return;
+    case MK_SHAPE_SPHERE:
+    case MK_SHAPE_ELLIPSOID: /* a unique point, whatever the tilted supports do */
+        set_point(x, shape_support(s, d, NULL), 0, 0, lf);
         return;
     case MK_SHAPE_CONE: {
         /* Outward normal of the lateral surface at the azimuth of d. */
