@@ -892,6 +892,46 @@ START_TEST(needle_ellipsoid_is_no_face)
 }
 END_TEST
 
+/* Two boxes (sizes about 1e4, B rounded by 15) touching edge to edge, the
+ * normal 1.3 degrees off a face of A: within the face angle, so the face was
+ * clipped, but along the face's own normal its points lie 0.0054 apart, beyond
+ * a speculative distance of 0, and all were dropped; the last resort, the
+ * midpoint of the two supports (corners of the faces), lay 434 outside A and
+ * 42 outside B (the core's fuzzer). The lines and points along the caller's
+ * normal now come before that last resort: the edges' crossing. */
+START_TEST(touching_edges_near_a_face_keep_their_points)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, V(1901.0159479432648, 3533.8034075437618, 1546.5682049997836), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, V(2023.8002096767395, 2627.8135822936233, 2711.1964721271524),
+                                  15.176068719251216), MK_OK);
+    const mk_transform xa = {{{{0.76810462370467514, -0.63611510572502139, 0.073299790667805842},
+                               {-0.50849291511956851, -0.53638328789210576, 0.67359329253137412},
+                               {-0.38916608577405959, -0.55466254672413107, -0.73545850796955103}}},
+                             {3.0422643462276741e-06, 6.3454346663666581e-06, -4.763381127122214e-06}};
+    const mk_transform xb = {{{{0.53600041566954659, 0.48070879785237969, 0.69399035012699795},
+                               {0.24745653297742293, 0.69648178495905633, -0.67355652139003186},
+                               {-0.80713618348384486, 0.53275902140420572, 0.25435999375602725}}},
+                             {-4440.1875132261357, 252.14647544824061, 2710.2732394411055}};
+    mk_pair p = {&a, xa, &b, xb};
+    /* mk_signed_distance's answer: touching */
+    const mk_vec3 n = V(-0.52299315999036267, -0.22879889150849264, 0.82105372652937847);
+    const mk_manifold_settings ms = {0};
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, n, -3.5171865420124959e-13, &ms, &m), MK_OK);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const mk_vec3 qa = inv_point(&xa, m.points[i].point_a), qb = inv_point(&xb, m.points[i].point_b);
+        const mk_vec3 ha = a.u.box.half_extents, hb = b.u.box.half_extents;
+        const double oa = fmax(fabs(qa.x) - ha.x, fmax(fabs(qa.y) - ha.y, fabs(qa.z) - ha.z));
+        const mk_vec3 ob = V(fmax(fabs(qb.x) - hb.x, 0), fmax(fabs(qb.y) - hb.y, 0), fmax(fabs(qb.z) - hb.z, 0));
+        ck_assert_msg(oa <= 1e-8, "point_a %d %g outside A", i, oa);
+        ck_assert_msg(len(ob) <= b.radius + 1e-8, "point_b %d %g outside B", i, len(ob) - b.radius);
+        ck_assert_msg(fabs(m.points[i].separation) <= 1e-8, "point %d separation %g", i, m.points[i].separation);
+    }
+}
+END_TEST
+
 /* Two cylinders whose sides cross, each nearly across the normal: A's side
  * line tilted 0.047 rad from the contact plane (within MK_MF_LINE_ANGLE, so a
  * line), B's exactly in it. The lines' closest points were 0.1244 deep where
@@ -2287,6 +2327,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, crossing_tilted_side_lines_keep_the_depth);
     tcase_add_test(t, cylinder_side_deep_in_a_user_box_face);
     tcase_add_test(t, needle_ellipsoid_is_no_face);
+    tcase_add_test(t, touching_edges_near_a_face_keep_their_points);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);
     tcase_add_test(t, rounded_box_shifts_by_radius);
     tcase_add_test(t, hull_cube_agrees_with_box);

@@ -1589,16 +1589,29 @@ static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real sig
     l.count = 0;
     mk_vec3 n_out = c.n;
     face_pick fa, fb;
+    int lines = 0;
     if (!face_contacts(&c, &l, &n_out, &fa, &fb) || l.count == 0) {
         n_out = c.n;
         l.count = 0;
         line_contacts(&c, fa, fb, &l);
+        lines = 1;
     }
 
-    /* Rounded shapes: move to the surfaces, then drop the far points. */
+    /* Rounded shapes: move to the surfaces, then drop the far points. A face
+     * within the face angle of the normal whose points all lie beyond reach
+     * along its own normal (two boxes touching edge to edge, the face 1.3
+     * degrees off the normal: its points 0.0054 apart, the pair touching)
+     * gives way to the lines and points along the caller's normal. */
     const mk_real ra = pair->a->radius, rb = pair->b->radius;
-    if (to_surfaces(&l, n_out, ra, rb, keep) == 0) {
+    if (to_surfaces(&l, n_out, ra, rb, keep) == 0 && !lines) {
         n_out = c.n;
+        l.count = 0;
+        line_contacts(&c, fa, fb, &l);
+        lines = 2;
+    }
+    if (lines == 2 ? to_surfaces(&l, n_out, ra, rb, keep) == 0 : l.count == 0) {
+        n_out = c.n;
+        l.count = 0;
         safety_point(&c, &l);
         l.c[0].pa = v3_madd(l.c[0].pa, ra, n_out);
         l.c[0].pb = v3_madd(l.c[0].pb, -rb, n_out);
