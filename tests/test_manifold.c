@@ -932,6 +932,47 @@ START_TEST(touching_edges_near_a_face_keep_their_points)
 }
 END_TEST
 
+/* A capsule (radius 0.39, 2.2 long) holding a flake of a box (1e-3 x 2e-6 x
+ * 2e-5) along its axis, at coordinates of 6.5e4, the flake turned by 4e-5 rad
+ * from the previous call (warm caches): the warm normal, 1e-5 off the cold
+ * one, has the capsule's end 1.1e-5 deeper than its part over the flake, the
+ * face path turned the flake's face down, and the support points stood for
+ * the pair: the capsule's end, 1.1 off the flake (the core's fuzzer). The
+ * capsule's segment clipped over the flake's face instead. */
+START_TEST(capsule_over_a_flake_stays_on_the_flake)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_capsule(&a, 0.38569441228589557, 1.1087576021157506), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, V(0.00049756274723213099, 9.8190589633083717e-07, 1.047126287702667e-05), 0),
+                     MK_OK);
+    const mk_transform xa = {{{{-0.331298609108996, -0.05484094395123229, 0.94193083741269568},
+                               {-0.94127140513635621, -0.049761958126013583, -0.33396390433113315},
+                               {0.065187218648090073, -0.99725433987022716, -0.035134144858292027}}},
+                             {8585.4054595966099, 40771.083345800151, -65089.620138550737}};
+    const mk_transform xb = {{{{-0.33129869470133722, -0.054841164616428024, 0.94193079446034866},
+                               {-0.94127136980211001, -0.04976195618529683, -0.33396400420924394},
+                               {0.06518729385431854, -0.99725432783223678, -0.035134347010074098}}},
+                             {8585.4054498236546, 40771.083313260497, -65089.620144074419}};
+    mk_collide_settings cs = mk_collide_default_settings();
+    cs.speculative = 5.0180472716122762e-06;
+    mk_collide_cache cache;
+    memset(&cache, 0, sizeof cache);
+    mk_contact_patch_result m;
+    const mk_pair first = {&a, xa, &b, xa}; /* the flake at the capsule's pose, then turned */
+    ck_assert_int_eq(mk_collide_patch(&first, &cs, &cache, 8, &m), MK_PENETRATING);
+    const mk_pair p = {&a, xa, &b, xb};
+    ck_assert_int_eq(mk_collide_patch(&p, &cs, &cache, 8, &m), MK_PENETRATING);
+    ck_assert_int_ge(m.count, 1);
+    const mk_vec3 hb = b.u.box.half_extents;
+    for (int i = 0; i < m.count; ++i) {
+        const mk_vec3 qb = inv_point(&xb, m.points[i].point_b);
+        const mk_vec3 ob = V(fmax(fabs(qb.x) - hb.x, 0), fmax(fabs(qb.y) - hb.y, 0), fmax(fabs(qb.z) - hb.z, 0));
+        ck_assert_msg(len(ob) <= 1e-9, "point_b %d %g off the flake", i, len(ob));
+        ck_assert_msg(fabs(m.points[i].depth - 0.3856877) <= 1e-6, "point %d depth %.9g", i, m.points[i].depth);
+    }
+}
+END_TEST
+
 /* Two cylinders whose sides cross, each nearly across the normal: A's side
  * line tilted 0.047 rad from the contact plane (within MK_MF_LINE_ANGLE, so a
  * line), B's exactly in it. The lines' closest points were 0.1244 deep where
@@ -1844,10 +1885,13 @@ START_TEST(box_fast_path_matches_general)
         mk_vec3 fn;
         int count = -1;
         const int got = mk_manifold_box_box(&p, nrm, sd, spec, cap, &fn, pts, &count);
-        /* Face clips carry a box face (0..5) as their reference in the id, and
-         * a low byte that is not a line / anchor / midpoint / safety code. */
+        /* Face clips carry box faces (0..5) as their reference and incident
+         * features in the id, and a low byte that is not a line / anchor /
+         * midpoint / safety code (an edge clipped over a face after the face
+         * path turned the pair down has an edge, 8..19, as its incident). */
         const unsigned low = g.count > 0 ? g.points[0].id & 0xFF : 0;
-        const int face_clip = g.count > 0 && ((g.points[0].id >> 24) & 0x7F) < 6 && !(low >= 0xF9 && low <= 0xFD);
+        const int face_clip = g.count > 0 && ((g.points[0].id >> 24) & 0x7F) < 6 &&
+                              ((g.points[0].id >> 16) & 0xFF) < 6 && !(low >= 0xF9 && low <= 0xFD);
         face_cases += kind <= 1 && face_clip;
         face_answered += kind <= 1 && face_clip && got;
         if (!got) {
@@ -2328,6 +2372,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, cylinder_side_deep_in_a_user_box_face);
     tcase_add_test(t, needle_ellipsoid_is_no_face);
     tcase_add_test(t, touching_edges_near_a_face_keep_their_points);
+    tcase_add_test(t, capsule_over_a_flake_stays_on_the_flake);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);
     tcase_add_test(t, rounded_box_shifts_by_radius);
     tcase_add_test(t, hull_cube_agrees_with_box);

@@ -1222,6 +1222,18 @@ static mk_real support_sensitivity(const posed *x, mk_vec3 dir)
     return m;
 }
 
+/* The segment lf clipped to the face f of x (flip: x is B), pushed; 0 when x
+ * has no polygon for it or the segment misses the face. */
+static int line_over_face(const posed *x, face_pick f, const line_feature *lf, int flip, cand_list *l)
+{
+    polygon pg;
+    if (f.face < 0 || !build_polygon(x, f.face, NULL, &pg))
+        return 0;
+    const int before = l->count;
+    clip_segment_on_face(&pg, lf, flip, l);
+    return l->count > before;
+}
+
 /* Contacts without a reference face: line against line, else a single point
  * anchored on the shape whose feature is a unique point (of two points, the
  * one less sensitive to the normal). face_a, face_b: best_face of A along n
@@ -1239,6 +1251,17 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
         set_point(&c->a, shape_support(c->a.s, dir_to_local(&c->a, n), NULL), fa.code, 0, &fa);
         set_point(&c->b, shape_support(c->b.s, dir_to_local(&c->b, v3_neg(n)), NULL), fb.code, 0, &fb);
     }
+    /* A line against a face along the normal (within MK_MF_NORMAL_CHECK)
+     * that the face path turned down: the line's part over the face. The
+     * depth check turned it down because along this normal the line's far
+     * end dips deeper off the face (a capsule 2.2 long holding a flake of a
+     * box 1e-3 across, the normal 1e-5 off from a warm start: the capsule's
+     * end 1.1e-5 deeper), and the support points then stood for the pair:
+     * the capsule's end, 1.1 off the flake (the core's fuzzer). */
+    if (fa.count == 2 && fb.count == 1 && fb.flat && line_over_face(&c->b, face_b, &fa, 1, l))
+        return;
+    if (fb.count == 2 && fa.count == 1 && fa.flat && line_over_face(&c->a, face_a, &fb, 0, l))
+        return;
     int point_a = fa.count == 1 && !fa.flat, point_b = fb.count == 1 && !fb.flat;
     /* A line against a face (a user shape's, found by its tilted supports):
      * the line's shape holds the contact, at its support point; the face's
