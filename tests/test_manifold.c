@@ -727,7 +727,7 @@ static mk_vec3 user_ellipsoid_support(const void *data, mk_vec3 d)
     return l > 0 ? V(r->x * q.x / l, r->y * q.y / l, r->z * q.z / l) : V(r->x, 0, 0);
 }
 
-START_TEST(ellipsoid_and_user_give_one)
+START_TEST(ellipsoid_gives_one_user_box_its_face)
 {
     /* Ellipsoid on the ground: one point, its support point along -z. */
     const double pen = 0.01;
@@ -743,14 +743,19 @@ START_TEST(ellipsoid_and_user_give_one)
     ck_assert_double_le_tol(dist(m.points[0].point_a, V(0.1, 0.2, -pen)), 0, 1e-12);
     ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-12);
 
-    /* A user shape (a box behind a callback) gets one point from its support. */
+    /* A user shape (a box behind a callback) shows its bottom face to its
+     * tilted supports: its four corners, as a built-in box gets. */
     static const mk_vec3 h = {0.3, 0.3, 0.3};
     mk_shape_user(&s.a, user_box_support, &h, V(-0.3, -0.3, -0.3), V(0.3, 0.3, 0.3), 0);
     s.xa = at(V(0, 0, 0.3 - pen));
     ck_assert_int_eq(run_scene(&s, 0, 0, &m), MK_OK);
     check_common(&m, s.n, 0);
-    ck_assert_int_eq(m.count, 1);
-    ck_assert_double_eq_tol(m.points[0].depth, pen, 1e-12);
+    ck_assert_int_eq(m.count, 4);
+    for (int i = 0; i < 4; ++i) {
+        ck_assert_double_eq_tol(m.points[i].depth, pen, 1e-12);
+        ck_assert_double_eq_tol(fabs(m.points[i].point_a.x), 0.3, 1e-12);
+        ck_assert_double_eq_tol(fabs(m.points[i].point_a.y), 0.3, 1e-12);
+    }
 }
 END_TEST
 
@@ -970,6 +975,128 @@ START_TEST(capsule_over_a_flake_stays_on_the_flake)
         ck_assert_msg(len(ob) <= 1e-9, "point_b %d %g off the flake", i, len(ob));
         ck_assert_msg(fabs(m.points[i].depth - 0.3856877) <= 1e-6, "point %d depth %.9g", i, m.points[i].depth);
     }
+}
+END_TEST
+
+/* A user box (half sizes 0.064 x 0.052 x 0.014) around a smaller built-in
+ * box (0.0031 x 0.0197 x 0.0251, rounded by 2.8e-4), both at the origin: the
+ * contact is B's z face on A's, 0.0396 deep. The user box had no face, its
+ * support corner anchored the contact, 0.064 off the smaller box (the core's
+ * fuzzer: user shapes against faces gave most of its manifold points off a
+ * shape). Its face, from its tilted supports, clips B's face now. */
+START_TEST(user_box_face_clips_a_smaller_box)
+{
+    static const mk_vec3 h = {0.06399238193746945, 0.052022755918464433, 0.014156386550134721};
+    const mk_vec3 hb = V(0.0030697365158653348, 0.019709213398637852, 0.025084012355518288);
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_user(&a, user_box_support, &h, scl(h, -1), h, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, hb, 0.00027785382951506839), MK_OK);
+    const mk_transform x = axis_angle(V(0.1, -0.2, 0.3), unit(V(-1, 2, 1)), 2.1);
+    mk_pair p = {&a, x, &b, x};
+    mk_collide_settings cs = mk_collide_default_settings();
+    mk_manifold m;
+    ck_assert_int_eq(mk_collide(&p, &cs, NULL, &m), MK_PENETRATING);
+    ck_assert_int_ge(m.count, 4);
+    const double depth = h.z + hb.z + b.radius;
+    for (int i = 0; i < m.count; ++i) {
+        const mk_vec3 qa = inv_point(&x, m.points[i].point_a), qb = inv_point(&x, m.points[i].point_b);
+        ck_assert_msg(fabs(qa.x) <= h.x + 1e-12 && fabs(qa.y) <= h.y + 1e-12 && fabs(qa.z) <= h.z + 1e-12,
+                      "point_a %d (%g, %g, %g) outside the user box", i, qa.x, qa.y, qa.z);
+        const mk_vec3 ob = V(fmax(fabs(qb.x) - hb.x, 0), fmax(fabs(qb.y) - hb.y, 0), fmax(fabs(qb.z) - hb.z, 0));
+        ck_assert_msg(len(ob) <= b.radius + 1e-12, "point_b %d (%g, %g, %g) outside the box", i, qb.x, qb.y, qb.z);
+        ck_assert_msg(fabs(m.points[i].depth - depth) <= 1e-9, "point %d depth %.12g, not %.12g", i,
+                      m.points[i].depth, depth);
+    }
+}
+END_TEST
+
+/* User support over a hull's vertices (the hull itself unknown to the core). */
+static mk_vec3 user_hull_support(const void *data, mk_vec3 d)
+{
+    const mk_hull *h = data;
+    int best = 0;
+    for (int i = 1; i < h->num_vertices; ++i)
+        if (dot(d, h->vertices[i]) > dot(d, h->vertices[best]))
+            best = i;
+    return h->vertices[best];
+}
+
+/* A user shape over a thin hull (a disk of points 3e-3 across, 2.5e-6
+ * thick) 2.6e-4 from a small tetrahedron: near the hull's broad side the
+ * tilted supports find corners of neighbouring faces a hair apart in angle,
+ * which the first version of the user face took for one face; points clipped
+ * to their average plane missed the surface, and a pair of witnesses came
+ * out 1.2e-9 closer than the certified distance (the core's fuzzer). Only
+ * corners in one plane (to rounding) make a face. */
+START_TEST(thin_user_hull_keeps_witnesses_apart)
+{
+    static const mk_vec3 tet[4] = {{-1.6140136441125568e-06, -1.0758490038196218e-06, 9.0083149325917008e-07},
+                                   {-1.7525250226524175e-06, -1.786085045812756e-07, 1.212742160855759e-06},
+                                   {6.5793215761018078e-07, 1.2754030978324189e-06, 1.5857051162402783e-06},
+                                   {1.063161292014446e-06, -9.78460814084702e-07, 1.5767977055131674e-06}};
+    static const mk_vec3 disk[31] = {
+        {-0.0013825717671711384, -0.00055257387824160129, 9.7911010711423701e-07},
+        {-0.00083281703546302002, 0.0011563318722464758, -2.499958274005164e-07},
+        {-0.00097861021607395017, -0.00071792235910369802, -4.5946524156121774e-07},
+        {-0.00049757558657674127, -0.0013587056527186124, -9.690039511772122e-07},
+        {0.00030998161874714139, 0.0010664887904522711, 6.250031757446948e-08},
+        {-0.00020390131229774494, 0.0012325542217129135, -7.2171184876951355e-07},
+        {-0.00094082682831523083, -0.00026172165575562214, -1.1492146124414221e-06},
+        {-0.001403345798130236, -0.00037094596556230933, 1.2767612710927448e-08},
+        {-0.00024486270133689447, 0.00049600964316581602, -1.1583278017362469e-06},
+        {0.0013457572341449015, 0.00028035188704353712, -1.3948695884117126e-07},
+        {0.00011004250954930488, -0.0014833978489513444, 7.8152333705386347e-07},
+        {0.00028773001960456432, 0.00063327211411611688, -1.1850495626995563e-06},
+        {0.00017666791968656874, -0.00014672968534563935, 1.1783798724997474e-06},
+        {-0.0011636403357251153, -0.0003017834765489589, 3.3572923334351625e-07},
+        {0.0012183743083914122, 0.00055481780533438163, 8.7240510470816263e-07},
+        {-0.0012121235040714455, -0.00087390536482636618, 2.331862814583566e-07},
+        {-0.00048951020603295553, -0.00071744603289243091, -8.5762878208607989e-07},
+        {0.00021376349168141404, 0.0013323606201725135, -8.5567523756959776e-07},
+        {0.0011491340384174793, 0.00055420669230416572, 1.1301944929785875e-06},
+        {-0.00031679986890403085, -0.00017130719337796692, -2.0630643320582882e-07},
+        {0.00068526940867639282, 0.0011898258818401211, 7.3693663086952663e-08},
+        {-0.00034550610860192453, -0.00094684906926486027, 4.694230088986562e-07},
+        {-0.00039493355536257833, 9.4852014244812123e-05, 9.1309019484269296e-07},
+        {0.00076107101582291762, 0.00052821382394338751, -1.0445708839730027e-08},
+        {0.0010628365774940853, -0.00024982162135571775, 9.1953698024184351e-07},
+        {0.00081533725133026331, 0.00082825152214687143, 2.3986109875026128e-07},
+        {0.00037697253609048304, 0.0014409104687883446, -6.9180604734931597e-07},
+        {-0.000744930975362086, -0.00052997844507271009, -4.9869376653220682e-07},
+        {0.00042215587252150954, -0.0011217595975347603, -1.0053560354422494e-07},
+        {0.00075202272901981866, -0.00059630568429831635, 1.0553245848225782e-06},
+        {0.0011679674232071067, 0.0009115625874174454, -8.2456934051137504e-07}};
+    mk_hull *ha = NULL, *hb = NULL;
+    ck_assert_int_eq(mk_hull_create(tet, 4, &ha), MK_OK);
+    ck_assert_int_eq(mk_hull_create(disk, 31, &hb), MK_OK);
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_hull(&a, ha, 2.8484872767504853e-09), MK_OK);
+    ck_assert_int_eq(mk_shape_user(&b, user_hull_support, hb, hb->aabb_min, hb->aabb_max, 0), MK_OK);
+    const mk_transform xa = {{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}},
+                             {-0.000148960150292491, -0.0020226555904393254, 0.00080320664076846768}};
+    const mk_transform xb = {{{{0.21867558051946157, -0.18099962055796245, -0.95886397775823762},
+                               {0.57298986575183208, -0.77157601491411021, 0.27632058728035036},
+                               {-0.78985036825348998, -0.60984390672296951, -0.065013884691596191}}},
+                             {-0.00052469999590005513, -0.0023730330686804299, 0.00084899151606737536}};
+    mk_pair p = {&a, xa, &b, xb};
+    mk_gjk_settings gs = mk_gjk_default_settings();
+    gs.tolerance = 0; /* the tightest certified lower bound */
+    mk_gjk_result g;
+    ck_assert_int_eq(mk_gjk_distance(&p, &gs, NULL, &g), MK_GJK_SEPARATED);
+    mk_collide_settings cs = mk_collide_default_settings();
+    cs.gjk.variant = MK_GJK_VANILLA;
+    cs.gjk.tolerance = 0; /* to the floor */
+    cs.speculative = 0.0030925091915240993;
+    mk_manifold m;
+    ck_assert_int_eq(mk_collide(&p, &cs, NULL, &m), MK_GJK_SEPARATED);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const double d = dist(m.points[i].point_a, m.points[i].point_b);
+        ck_assert_msg(d >= g.lower_bound - 1e-12, "point %d: witnesses %.17g apart, certified distance >= %.17g", i, d,
+                      g.lower_bound);
+    }
+    mk_hull_destroy(ha);
+    mk_hull_destroy(hb);
 }
 END_TEST
 
@@ -2365,7 +2492,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, capsules_parallel_two_crossed_one);
     tcase_add_test(t, sphere_gives_one);
     tcase_add_test(t, cone_base_and_side);
-    tcase_add_test(t, ellipsoid_and_user_give_one);
+    tcase_add_test(t, ellipsoid_gives_one_user_box_its_face);
     tcase_add_test(t, user_box_on_ellipsoid_anchors_on_the_ellipsoid);
     tcase_add_test(t, user_box_edge_across_a_cone_side);
     tcase_add_test(t, crossing_tilted_side_lines_keep_the_depth);
@@ -2373,6 +2500,8 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, needle_ellipsoid_is_no_face);
     tcase_add_test(t, touching_edges_near_a_face_keep_their_points);
     tcase_add_test(t, capsule_over_a_flake_stays_on_the_flake);
+    tcase_add_test(t, user_box_face_clips_a_smaller_box);
+    tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);
     tcase_add_test(t, rounded_box_shifts_by_radius);
     tcase_add_test(t, hull_cube_agrees_with_box);

@@ -14,7 +14,10 @@
  *   line, a point) is clipped against the side planes of the reference face,
  *   or against the circle of a reference cap. An incident cap is a ring of
  *   MK_MANIFOLD_RING_SAMPLES rim points (plus its exact deepest rim point when
- *   tilted), so a cylinder standing on a face gets points on its rim.
+ *   tilted), so a cylinder standing on a face gets points on its rim. A user
+ *   shape shows a face when its support, tilted around the normal towards
+ *   eight azimuths, visits three or more corners that stay put when the tilt
+ *   halves (a polytope's face; its corners the tilts find), an edge when two.
  * - No face aligned with the normal (curved pairs, edge against edge): two
  *   parallel line features (capsule segments, cylinder side lines, box edges)
  *   give the two ends of their overlap, two crossing ones their closest
