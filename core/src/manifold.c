@@ -318,10 +318,11 @@ typedef struct polygon {
  * curved surface's support moves with the tilt; a needle ellipsoid's side,
  * radius of curvature 69 against a length of 0.6, spreads as a face would).
  * Three or more corners in one plane, spread over more than a curved
- * surface's support moves: the polygon of those corners (a face with more corners than the
- * tilts find is cut down to those found: points clipped to it lie on the
- * face). Returns 0 otherwise. Without faces a user box against a smaller
- * box's face had its contact at one of its corners, off the smaller box. */
+ * surface's support moves: the polygon of those corners (a face with more
+ * corners than the tilts find is cut down to those found: points clipped to
+ * it lie on the face). Returns 0 otherwise. Without faces a user box against
+ * a smaller box's face had its contact at one of its corners, off the
+ * smaller box. */
 static int user_polygon(const posed *x, mk_vec3 dir, polygon *pg)
 {
     const mk_shape *s = x->s;
@@ -715,7 +716,7 @@ static void user_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
     set_point(x, shape_support(s, d, NULL), 0, 0, lf);
     /* Three or four far apart: a face (its corners), whose support point is
      * one corner by a tie-break, or a curved surface that is nearly flat (a
-     * needle's side, its radius of curvature 200 times its length). The
+     * needle's side, its radius of curvature 110 times its length). The
      * corners stay put when the tilt halves, a curved surface's supports
      * move with it. Against a point the sensitivity test in line_contacts
      * still decides (it anchors the less sensitive: a vertex, or the smaller
