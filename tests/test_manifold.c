@@ -978,6 +978,37 @@ START_TEST(capsule_over_a_flake_stays_on_the_flake)
 }
 END_TEST
 
+/* A capsule (radius 5.6, 21.6 long) whose side touches a box of 3e-5 lying
+ * beside its axis (8e-5 off it, across the normal): the capsule's side line
+ * misses the box's face seen along the normal, and the line's support end
+ * anchored the contact, 10.8 off the box (the core's fuzzer). The closest
+ * pair across the normal instead, one point on each. */
+START_TEST(capsule_side_beside_a_tiny_box)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_capsule(&a, 5.5948929599044392, 10.791277120055149), MK_OK);
+    const mk_vec3 hb = V(2.6734634819516439e-06, 2.9240979023634228e-05, 1.3719533000391282e-05);
+    ck_assert_int_eq(mk_shape_box(&b, hb, 0), MK_OK);
+    const mk_mat3 R = {{{-2.2204460492503131e-16, 1, 0}, {-1, -2.2204460492503131e-16, 0}, {0, 0, 1}}};
+    const mk_transform xa = {R, {1.3631195314275663e-07, 1.6934239933586542e-07, -1.4527759485708109e-06}};
+    const mk_transform xb = {R, {7.7935689337768065e-05, -5.5948954059777201, -1.45091721156392e-06}};
+    mk_pair p = {&a, xa, &b, xb};
+    mk_collide_settings cs = mk_collide_default_settings();
+    cs.speculative = 3.3114107769901264e-07;
+    mk_manifold m;
+    ck_assert_int_lt(mk_collide(&p, &cs, NULL, &m), MK_INVALID_INPUT);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const mk_vec3 qb = inv_point(&xb, m.points[i].point_b), qa = inv_point(&xa, m.points[i].point_a);
+        const mk_vec3 ob = V(fmax(fabs(qb.x) - hb.x, 0), fmax(fabs(qb.y) - hb.y, 0), fmax(fabs(qb.z) - hb.z, 0));
+        ck_assert_msg(len(ob) <= 1e-9, "point_b %d %g off the box", i, len(ob));
+        const double z = fmax(-a.u.capsule.half_height, fmin(a.u.capsule.half_height, qa.z));
+        const double ra = sqrt(qa.x * qa.x + qa.y * qa.y + (qa.z - z) * (qa.z - z));
+        ck_assert_msg(ra <= a.radius + 1e-9, "point_a %d %g outside the capsule", i, ra - a.radius);
+    }
+}
+END_TEST
+
 /* A user box (half sizes 0.064 x 0.052 x 0.014) around a smaller built-in
  * box (0.0031 x 0.0197 x 0.0251, rounded by 2.8e-4), both at the origin: the
  * contact is B's z face on A's, 0.0396 deep. The user box had no face, its
@@ -2500,6 +2531,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, needle_ellipsoid_is_no_face);
     tcase_add_test(t, touching_edges_near_a_face_keep_their_points);
     tcase_add_test(t, capsule_over_a_flake_stays_on_the_flake);
+    tcase_add_test(t, capsule_side_beside_a_tiny_box);
     tcase_add_test(t, user_box_face_clips_a_smaller_box);
     tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);

@@ -1303,16 +1303,47 @@ static mk_real support_sensitivity(const posed *x, mk_vec3 dir)
     return m;
 }
 
-/* The segment lf clipped to the face f of x (flip: x is B), pushed; 0 when x
- * has no polygon for it or the segment misses the face. */
-static int line_over_face(const posed *x, face_pick f, const line_feature *lf, int flip, cand_list *l)
+/* The segment lf beside the face polygon pg of the other shape (flip: the
+ * face is B's), seen along the normal n (frame, A to B): the closest pair of
+ * points across n, one on the segment, one on the polygon's boundary, each
+ * on its shape. */
+static void line_beside_face(const polygon *pg, const line_feature *lf, int flip, mk_vec3 n, cand_list *l)
+{
+    const mk_vec3 s0 = lf->v[0], su = v3_sub(lf->v[1], lf->v[0]);
+    const mk_vec3 s0p = v3_madd(s0, -v3_dot(s0, n), n), sup = v3_madd(su, -v3_dot(su, n), n);
+    mk_real best = INFINITY, bs = 0, bt = 0;
+    int bj = 0;
+    for (int j = 0; j < pg->count; ++j) {
+        const mk_vec3 a = pg->v[j], e = v3_sub(pg->v[(j + 1) % pg->count], a);
+        const mk_vec3 ap = v3_madd(a, -v3_dot(a, n), n), ep = v3_madd(e, -v3_dot(e, n), n);
+        mk_real s, t;
+        closest_on_segments(s0p, sup, ap, ep, &s, &t);
+        const mk_real d = v3_len2(v3_sub(v3_madd(s0p, s, sup), v3_madd(ap, t, ep)));
+        if (d < best) {
+            best = d, bs = s, bt = t, bj = j;
+        }
+    }
+    const mk_vec3 on_line = v3_madd(s0, bs, su);
+    const mk_vec3 on_face = v3_madd(pg->v[bj], bt, v3_sub(pg->v[(bj + 1) % pg->count], pg->v[bj]));
+    const mk_vec3 pa = flip ? on_line : on_face, pb = flip ? on_face : on_line;
+    push(l, pa, pb, v3_dot(v3_sub(pb, pa), n), make_id(flip, pg->face, lf->code, pg->tag[bj], MK_MF_ID_LINE_LINE));
+}
+
+/* The segment lf against the face f of x (flip: x is B) that faces along the
+ * frame direction dir: its part over the face, else (the segment passes
+ * beside it) the closest pair across the normal n. 0 when x has no polygon
+ * for the face. */
+static int line_over_face(const posed *x, face_pick f, mk_vec3 dir, const line_feature *lf, int flip, mk_vec3 n,
+                          cand_list *l)
 {
     polygon pg;
-    if (f.face < 0 || !build_polygon(x, f.face, NULL, &pg))
+    if (f.face < 0 || !(x->s->type == MK_SHAPE_USER ? user_polygon(x, dir, &pg) : build_polygon(x, f.face, NULL, &pg)))
         return 0;
     const int before = l->count;
     clip_segment_on_face(&pg, lf, flip, l);
-    return l->count > before;
+    if (l->count == before)
+        line_beside_face(&pg, lf, flip, n, l);
+    return 1;
 }
 
 /* Contacts without a reference face: line against line, else a single point
@@ -1332,22 +1363,27 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
         set_point(&c->a, shape_support(c->a.s, dir_to_local(&c->a, n), NULL), fa.code, 0, &fa);
         set_point(&c->b, shape_support(c->b.s, dir_to_local(&c->b, v3_neg(n)), NULL), fb.code, 0, &fb);
     }
-    /* A line against a face along the normal (within MK_MF_NORMAL_CHECK)
-     * that the face path turned down: the line's part over the face. The
-     * depth check turned it down because along this normal the line's far
-     * end dips deeper off the face (a capsule 2.2 long holding a flake of a
-     * box 1e-3 across, the normal 1e-5 off from a warm start: the capsule's
-     * end 1.1e-5 deeper), and the support points then stood for the pair:
-     * the capsule's end, 1.1 off the flake (the core's fuzzer). */
-    if (fa.count == 2 && fb.count == 1 && fb.flat && line_over_face(&c->b, face_b, &fa, 1, l))
+    /* A line against a face (along the normal within MK_MF_NORMAL_CHECK, or
+     * a user shape's face corner) that the face path turned down: the line's
+     * part over the face, else the closest pair across the normal. The face
+     * path turns such a pair down when along this normal the line's far end
+     * dips deeper off the face (a capsule 2.2 long holding a flake of a box
+     * 1e-3 across, the normal 1e-5 off from a warm start: the capsule's end
+     * 1.1e-5 deeper); the support points then stood for the pair: the
+     * capsule's end, 1.1 off the flake, and where a capsule's side touched a
+     * box of 3e-5 beside its axis, the capsule's end, 10.8 off the box (the
+     * core's fuzzer). */
+    if (fa.count == 2 && fb.count == 1 && (fb.flat || fb.corner) &&
+        line_over_face(&c->b, face_b, v3_neg(n), &fa, 1, n, l))
         return;
-    if (fb.count == 2 && fa.count == 1 && fa.flat && line_over_face(&c->a, face_a, &fb, 0, l))
+    if (fb.count == 2 && fa.count == 1 && (fa.flat || fa.corner) && line_over_face(&c->a, face_a, n, &fb, 0, n, l))
         return;
     int point_a = fa.count == 1 && !fa.flat, point_b = fb.count == 1 && !fb.flat;
-    /* A line against a face (a user shape's, found by its tilted supports):
-     * the line's shape holds the contact, at its support point; the face's
-     * support is a corner anywhere on the face (a cylinder lying deep inside
-     * a user box got its point at the box's corner, 1.4e6 off the cylinder). */
+    /* A line against a face without a polygon (a user shape's face whose
+     * corners the tilts found but no polygon made): the line's shape holds
+     * the contact, at its support point; the face's support is a corner
+     * anywhere on the face (a cylinder lying deep inside a user box got its
+     * point at the box's corner, 1.4e6 off the cylinder). */
     if (fa.count == 2 && fb.count == 1 && (fb.flat || fb.corner)) {
         set_point(&c->a, shape_support(c->a.s, dir_to_local(&c->a, n), NULL), fa.code, 0, &fa);
         point_a = 1, point_b = 0;
