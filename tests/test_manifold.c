@@ -1009,6 +1009,54 @@ START_TEST(capsule_side_beside_a_tiny_box)
 }
 END_TEST
 
+/* A capsule end (radius 0.6) pressed 0.53 into the side of a cylinder 1e4
+ * long (radius 0.2), warm-started from a pose 0.25 away: the warm normal,
+ * 3e-4 rad off the perpendicular of the side line, put the cylinder's support
+ * at the far end of its side, 5e3 away, and the anchored contact came out 3.2
+ * deep (the ODE adapter's fuzzer: up to 104 in half of 20,000 warm starts).
+ * Against a line the line's nearest point gives the separation. */
+START_TEST(capsule_end_on_a_very_long_cylinder_warm)
+{
+    static const double pa[3] = {-0.35421373287263669, -0.037723029790269758, 0.43096404681325706};
+    static const double ra[9] = {0.50565714254962613,  0.40232200482683678,  0.76318271640588253,
+                                 -0.75117611658086525, 0.64038936350930131,  0.1601121637560439,
+                                 -0.42431744728096821, -0.65424648836372568, 0.62603213687213854};
+    static const double pb[3] = {-0.46083637994343851, 0.38313517997975743, 0.49646452499372551};
+    static const double rb[9] = {-0.65780581747223099, -0.10719962463615845, 0.74551978308932698,
+                                 -0.70986644204617377, 0.41909050960702321,  -0.56608548754939125,
+                                 -0.25175611403975195, -0.9015938027932493,  -0.35177759139605702};
+    mk_transform xa, xb;
+    for (int r = 0; r < 3; ++r)
+        for (int q = 0; q < 3; ++q)
+            xa.R.m[r][q] = ra[3 * r + q], xb.R.m[r][q] = rb[3 * r + q];
+    xa.p = V(pa[0], pa[1], pa[2]);
+    xb.p = V(pb[0], pb[1], pb[2]);
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_capsule(&a, 0.60047858085063499, 0.0005), MK_OK);
+    ck_assert_int_eq(mk_shape_cylinder(&b, 0.20188651587491668, 5000, 0), MK_OK);
+    /* the overlap: the capsule's core segment against the cylinder's axis
+     * (a line, for all the segment can reach of it) */
+    const mk_vec3 axis = V(xb.R.m[0][2], xb.R.m[1][2], xb.R.m[2][2]), u = V(xa.R.m[0][2], xa.R.m[1][2], xa.R.m[2][2]);
+    const mk_vec3 d = sub(xa.p, xb.p), P = sub(d, scl(axis, dot(d, axis))), Q = sub(u, scl(axis, dot(u, axis)));
+    const double h = a.u.capsule.half_height, t = fmax(-h, fmin(h, -dot(P, Q) / dot(Q, Q)));
+    const double depth = a.radius + b.u.cylinder.radius - len(add(P, scl(Q, t)));
+    const mk_collide_settings cs = mk_collide_default_settings();
+    const mk_pair p = {&a, xa, &b, xb};
+    mk_transform xq = xb;
+    xq.p = add(xb.p, V(0, 0.205824, -0.151224));
+    const mk_pair q = {&a, xa, &b, xq};
+    mk_collide_cache cache;
+    memset(&cache, 0, sizeof cache);
+    mk_contact_patch_result m;
+    ck_assert_int_lt(mk_collide_patch(&q, &cs, &cache, 8, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_collide_patch(&p, &cs, &cache, 8, &m), MK_PENETRATING);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i)
+        ck_assert_msg(fabs(m.points[i].depth - depth) <= 1e-4 * depth, "point %d depth %.9g, overlap %.9g", i,
+                      m.points[i].depth, depth);
+}
+END_TEST
+
 /* A user box (half sizes 0.064 x 0.052 x 0.014) around a smaller built-in
  * box (0.0031 x 0.0197 x 0.0251, rounded by 2.8e-4), both at the origin: the
  * contact is B's z face on A's, 0.0396 deep. The user box had no face, its
@@ -2532,6 +2580,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, touching_edges_near_a_face_keep_their_points);
     tcase_add_test(t, capsule_over_a_flake_stays_on_the_flake);
     tcase_add_test(t, capsule_side_beside_a_tiny_box);
+    tcase_add_test(t, capsule_end_on_a_very_long_cylinder_warm);
     tcase_add_test(t, user_box_face_clips_a_smaller_box);
     tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);
