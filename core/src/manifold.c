@@ -1750,12 +1750,11 @@ static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real sig
     l.count = 0;
     mk_vec3 n_out = c.n;
     face_pick fa, fb;
-    int lines = 0;
-    if (!face_contacts(&c, &l, &n_out, &fa, &fb) || l.count == 0) {
+    const int lines = !face_contacts(&c, &l, &n_out, &fa, &fb) || l.count == 0;
+    if (lines) {
         n_out = c.n;
         l.count = 0;
         line_contacts(&c, fa, fb, &l);
-        lines = 1;
     }
 
     /* Rounded shapes: move to the surfaces, then drop the far points. A face
@@ -1764,13 +1763,14 @@ static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real sig
      * degrees off the normal: its points 0.0054 apart, the pair touching)
      * gives way to the lines and points along the caller's normal. */
     const mk_real ra = pair->a->radius, rb = pair->b->radius;
-    if (to_surfaces(&l, n_out, ra, rb, keep) == 0 && !lines) {
+    int kept = to_surfaces(&l, n_out, ra, rb, keep);
+    if (kept == 0 && !lines) {
         n_out = c.n;
         l.count = 0;
         line_contacts(&c, fa, fb, &l);
-        lines = 2;
+        kept = to_surfaces(&l, n_out, ra, rb, keep);
     }
-    if (lines == 2 ? to_surfaces(&l, n_out, ra, rb, keep) == 0 : l.count == 0) {
+    if (kept == 0) {
         n_out = c.n;
         l.count = 0;
         safety_point(&c, &l);
