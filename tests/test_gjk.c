@@ -1640,6 +1640,110 @@ START_TEST(hostile_floor_on_a_large_face)
 }
 END_TEST
 
+/* Whether the normal of a separated answer separates the shapes: their
+ * support planes along it (the oracle's support values) apart, to rounding
+ * at the coordinates' magnitude. */
+static void check_normal_separates(const mk_pair *p, double coord)
+{
+    for (int v = 0; v < NVARIANTS; ++v) {
+        mk_gjk_settings s = settings_for(v, (tol_cfg){1e-8, 0});
+        mk_gjk_result g;
+        mk_status st = mk_gjk_distance(p, &s, NULL, &g);
+        ck_assert_msg(st == MK_GJK_SEPARATED || st == MK_GJK_INTERSECTING, "%s: %s", VARIANTS[v].name,
+                      mk_status_string(st));
+        if (st != MK_GJK_SEPARATED)
+            continue;
+        const double sep = -or_support_value(p->b, &p->xf_b, v3_neg(g.normal)) -
+                           or_support_value(p->a, &p->xf_a, g.normal);
+        ck_assert_msg(sep >= -1e-14 * coord, "%s: along the normal the shapes overlap by %.3g (lower bound %.3g)",
+                      VARIANTS[v].name, -sep, g.lower_bound);
+    }
+}
+
+/* A box 1.5e-5 x 2e-7 x 7e-7 touching a box about 40 across, at coordinates
+ * of 120 (the core's fuzzer). GJK converged in one iteration with |x| =
+ * 1e-14, far below the square root of the tolerance, so the gap test said
+ * nothing of x's direction: along -x / |x| the boxes overlapped by 5.6 while
+ * its lower bound proved them apart, and the contact manifold built on that
+ * normal put its point 18 off the small box. */
+START_TEST(hostile_touching_normal_separates)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(7.5277882751194021e-06, 9.7425429590950543e-08, 3.6489661840971365e-07), 0),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(18.781991587784159, 11.974332745732253, 25.101225998969298), 0), MK_OK);
+    const mk_transform xa = {{{{-0.33371081525373536, -0.91662379971609398, 0.22008612308984168},
+                               {0.81165814147403736, -0.16065180039330906, 0.56160667767513195},
+                               {-0.47942481492054467, 0.36604891589023736, 0.79759641298966699}}},
+                             {-12.895982900407269, 9.5570766106227225, -122.22059999856583}};
+    const mk_transform xb = {{{{-0.60897790390955886, 0.69494807219373544, -0.38235204916951976},
+                               {0.75188864460926441, 0.35225722823093086, -0.55729553314799252},
+                               {-0.25260518335450571, -0.62686682964826956, -0.73704043256063234}}},
+                             {-2.734128250853546, -14.335651749483695, -143.4830987610182}};
+    mk_pair p = {&a, xa, &b, xb};
+    check_normal_separates(&p, 150);
+}
+END_TEST
+
+/* An ellipsoid 1e-3 across touching the bottom face of a box 60 across (the
+ * core's fuzzer; the ellipsoid's top exactly on the face). Every variant ends
+ * at the rounding floor, |x| ~ 1e-15, its direction noise: vanilla's normal
+ * was 0.9 rad off +y, and along it the shapes overlapped by 34 (the contact
+ * manifold on it put its point 34 deep, at the box's far corner); Polyak and
+ * Nesterov stopped on the loose gap at a distance of 3.2e-5, and once made to
+ * go on, their floor normals were as wrong. The lower bound's direction, +y,
+ * is the normal then. Truth: the face's normal. */
+START_TEST(hostile_tiny_ellipsoid_on_a_box_face)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_ellipsoid(&a, v3(0.00021993194152163174, 0.00059965160929081787, 0.00010143575461750034)),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(32.935720717067788, 25.647497498537682, 27.986103364902281), 0), MK_OK);
+    const mk_mat3 I = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    const mk_transform xa = {I, {0, 0, 0}}, xb = {I, {0, 25.648097150146974, 0}};
+    mk_pair p = {&a, xa, &b, xb};
+    check_normal_separates(&p, 30);
+    for (int v = 0; v < NVARIANTS; ++v) {
+        mk_gjk_settings s = settings_for(v, (tol_cfg){1e-8, 0});
+        mk_gjk_result g;
+        if (mk_gjk_distance(&p, &s, NULL, &g) == MK_GJK_SEPARATED)
+            ck_assert_msg(g.normal.y > 1 - 1e-12 && g.lower_bound < 1e-12, "%s: normal (%g, %g, %g), lower bound %g",
+                          VARIANTS[v].name, g.normal.x, g.normal.y, g.normal.z, g.lower_bound);
+    }
+}
+END_TEST
+
+/* Two rounded boxes about 3e-5 across, 3.2e-5 apart at coordinates of 2e5
+ * (the core's fuzzer), where the absolute tolerance 1e-8 exceeds the squared
+ * distance: GJK stopped after one iteration on a gap of 6.1e-9 > 2 |x|^2,
+ * with the distance 4.75e-5 and the normal 0.82 rad off the true one (along
+ * it the cores overlapped). A gap that small still has to leave x
+ * separating when a lower bound has proved the cores apart. Truth: the
+ * boxes are axis-aligned, 3.23e-5 apart along x. */
+START_TEST(hostile_small_distance_loose_tolerance)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(2.3314729792453367e-06, 1.6408441011895272e-05, 2.0922324940986001e-06),
+                                  4.4441799637313611e-07),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(2.5587906212467457e-05, 2.6495417057341224e-05, 5.2940775639181938e-06),
+                                  5.9710806213756224e-08),
+                     MK_OK);
+    const mk_mat3 I = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    const mk_transform xa = {I, {92068.444501676408, -213099.39353644042, -110836.36044475513}};
+    const mk_transform xb = {I, {92068.44456239992, -213099.39352850063, -110836.36044023772}};
+    mk_pair p = {&a, xa, &b, xb};
+    check_normal_separates(&p, 3e5);
+    mk_gjk_settings s = mk_gjk_default_settings();
+    mk_gjk_result g;
+    ck_assert_int_eq(mk_gjk_distance(&p, &s, NULL, &g), MK_GJK_SEPARATED);
+    const double truth = (xb.p.x - xa.p.x) - 2.3314729792453367e-06 - 2.5587906212467457e-05 - a.radius - b.radius;
+    ck_assert_msg(g.lower_bound <= truth + 1e-10 && truth <= g.upper_bound + 1e-10, "[%.10g, %.10g], truth %.10g",
+                  g.lower_bound, g.upper_bound, truth);
+    ck_assert_msg(g.distance < 1.1 * truth, "distance %.10g, truth %.10g", g.distance, truth);
+}
+END_TEST
+
 /* A capsule (radius 1 cm, length 1 mm) 7 cm above a disk 1e4 across and 1 mm
  * thick (a cylinder), the capsule tilted. D's closest face is the disk's face
  * at the segment's nearer end, with a parallel one 6e-4 behind it (the other
@@ -1722,6 +1826,9 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_rounding_level_first_plane);
     tcase_add_test(hostile, hostile_floor_on_a_large_face);
     tcase_add_test(hostile, hostile_stall_between_parallel_faces);
+    tcase_add_test(hostile, hostile_touching_normal_separates);
+    tcase_add_test(hostile, hostile_small_distance_loose_tolerance);
+    tcase_add_test(hostile, hostile_tiny_ellipsoid_on_a_box_face);
     suite_add_tcase(s, hostile);
     return s;
 }

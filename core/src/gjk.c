@@ -252,6 +252,7 @@ typedef struct run {
     mk_real lb_dw, lb_dd;    /* best lower bound on the core distance is lb_dw / sqrt(lb_dd) */
     mk_vec3 lb_dir, lb_a, lb_b; /* direction achieving it and its support points */
     mk_real gap;
+    int gap_at_x;            /* the gap was measured along the final x (a support along it) */
     int iterations;
     int used_fallback;
     outcome out;
@@ -327,6 +328,20 @@ static inline __attribute__((always_inline)) void face_normal_bound(ctx *c, mk_s
     c->bad_support = 0; /* the query's answer stands without this bound */
 }
 
+/* Whether a gap g <= tolerance along x ends the run. The gap bounds
+ * x2 - <x, w> and says nothing of x's direction once |x| is below about the
+ * tolerance's square root: the cores may overlap along x (<x, w> < 0, i.e.
+ * g > 2 x2) where another direction has proved them apart (a positive lower
+ * bound). The run goes on then, to a separating x or to its stall at the
+ * rounding floor (where mk_gjk_distance takes the normal from the lower
+ * bound). Found by the core's fuzzer: two rounded boxes 3e-5 across, 3.2e-5
+ * apart at coordinates of 2e5, stopped after one iteration on a gap of
+ * 6.1e-9 > 2 x2 = 4.6e-9 with the distance 4.75e-5 and the normal 0.82 rad
+ * off; a box 1.5e-5 long touching a box 40 across stopped with |x| = 1e-14
+ * and a normal along which the boxes overlapped by 5.6 (the contact
+ * manifold built on it put its point 18 off the small box). */
+static inline int x_decides(const run *r, mk_real x2, mk_real g) { return 2 * x2 >= g || !(r->lb_dw > 0); }
+
 /* GJK++ Alg. 6 (vanilla when st->variant == MK_GJK_VANILLA). In Boolean mode it
  * also stops as soon as a plane separates the cores by more than the radii
  * (Alg. 2) or the cores are closer than the radii. */
@@ -350,6 +365,7 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
     r->lb_dir = x0;
     r->lb_a = r->lb_b = v3(0, 0, 0);
     r->gap = INFINITY;
+    r->gap_at_x = 0;
     r->used_fallback = 0;
     r->out = RUN_MAX_ITER;
     if (seeded) {
@@ -411,9 +427,10 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
             mk_real g = 2 * (x2 - v3_dot(x, w));
             if (d_is_x)
                 r->gap = g;
-            if (g <= eps) {
+            if (g <= eps && x_decides(r, x2, g)) {
                 if (d_is_x) {
                     r->out = RUN_CONVERGED;
+                    r->gap_at_x = 1;
                     break;
                 }
                 /* Momentum stalled (eq. 31): take the support along x instead and,
@@ -437,8 +454,9 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
                 }
                 g = 2 * (x2 - v3_dot(x, w));
                 r->gap = g;
-                if (g <= eps) {
+                if (g <= eps && x_decides(r, x2, g)) {
                     r->out = RUN_CONVERGED;
+                    r->gap_at_x = 1;
                     break;
                 }
             }
@@ -558,6 +576,25 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
 
 /* ------------------------------------------------------------ distance */
 
+/* Whether the cores are apart along x (the normal -x / |x|) at the end of a
+ * converged run. At the rounding floor |x| ~ 1e-15 and its direction is
+ * noise: an ellipsoid 1e-3 across touching the face of a box 60 across
+ * stalled there with a normal 0.9 rad off the face's, along which the shapes
+ * overlapped by 34 (the contact manifold on it put its point 34 deep, at the
+ * box's far corner; the core's fuzzer). The lower bound's direction
+ * separates them (by the certified lb > 0): the caller takes the normal from
+ * it then. The separation along x is (x2 - gap / 2) / |x| when the gap was
+ * measured along the final x (w the support along it), else <x, w> / |x|
+ * with one more support. */
+static int x_separates(ctx *c, const run *r, mk_real ub)
+{
+    if (r->gap_at_x)
+        return ub * ub - 0.5 * r->gap >= 0;
+    mk_simplex tmp;
+    support_min(c, r->x, &tmp, 0);
+    return c->bad_support || v3_dot(r->x, tmp.w[0]) >= 0;
+}
+
 static void zero_result(mk_gjk_result *out, mk_status st)
 {
     mk_gjk_result z = {0};
@@ -605,6 +642,8 @@ mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, 
     mk_vec3 n = v3_scale(r.x, core_ub > 0 ? -1.0 / core_ub : 0);
     if (!(core_ub > 0) || !isfinite(n.x + n.y + n.z)) /* cores overlap: any unit vector, -x0 preferred */
         n = v3_normalize_or(v3_neg(x0), v3(1, 0, 0));
+    else if (r.out == RUN_CONVERGED && r.lb_dw > 0 && !x_separates(&c, &r, core_ub))
+        n = v3_normalize_or(v3_neg(r.lb_dir), n);
     a = v3_madd(a, ra, n);
     b = v3_madd(b, -rb, n);
 
