@@ -566,6 +566,7 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
         x2 = kept_x2;
         r->gap = kept_gap;
         r->out = RUN_CONVERGED;
+        r->gap_at_x = 0;
         have_x = 1;
         if (sx->count == 3) /* as at any stall (below the restart test) */
             face_normal_bound(c, sx, x, r);
