@@ -1009,6 +1009,40 @@ START_TEST(capsule_side_beside_a_tiny_box)
 }
 END_TEST
 
+/* A cylinder's bottom rim touching a cone's side at unit scale (the core's
+ * fuzzer): the normal lies 0.009 rad off the cylinder's side, so both side
+ * lines are tried; their closest points came out 2e-7 apart where the signed
+ * distance is -4e-11, beyond reach, and the last resort, the midpoint of the
+ * two supports (the cone's an end of its generator, a tie), lay 0.15 below
+ * the cylinder. The rim's support is a unique point: it anchors the
+ * contact. Truth: the oracle's point-to-shape distances. */
+START_TEST(cylinder_rim_on_a_cone_side_last_resort)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cylinder(&a, 0.057520547817670298, 0.22356243457568398, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_cone(&b, 0.43748488684040049, 0.16453979284695691, 0), MK_OK);
+    const mk_transform xa = {{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}},
+                             {1.8846089399697472, 1.4938368264166368, 2.915457333760493}};
+    const mk_transform xb = {{{{-0.98434258815347353, -0.12181936823795503, -0.12739588168157767},
+                               {0.17507857896831541, -0.59196071608959322, -0.78672104445802848},
+                               {0.02042450326828936, -0.79670731898784608, 0.60402010524273297}}},
+                             {1.9488069940718085, 1.6738286176112327, 2.8329572619467371}};
+    mk_pair p = {&a, xa, &b, xb};
+    static unsigned char ws[1 << 18];
+    mk_signed_distance_result sd;
+    ck_assert_int_lt(mk_signed_distance(&p, NULL, NULL, NULL, ws, sizeof ws, &sd), MK_INVALID_INPUT);
+    ck_assert_msg(fabs(sd.distance) < 1e-9, "signed distance %g", sd.distance);
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, sd.normal, sd.distance, NULL, &m), MK_OK);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const double da = or_point_shape(&a, &xa, m.points[i].point_a, NULL);
+        const double db = or_point_shape(&b, &xb, m.points[i].point_b, NULL);
+        ck_assert_msg(fabs(da) <= 1e-9 && fabs(db) <= 1e-6, "point %d: %g off the cylinder, %g off the cone", i, da, db);
+    }
+}
+END_TEST
+
 /* A capsule end (radius 0.6) pressed 0.53 into the side of a cylinder 1e4
  * long (radius 0.2), warm-started from a pose 0.25 away: the warm normal,
  * 3e-4 rad off the perpendicular of the side line, put the cylinder's support
@@ -2581,6 +2615,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, capsule_over_a_flake_stays_on_the_flake);
     tcase_add_test(t, capsule_side_beside_a_tiny_box);
     tcase_add_test(t, capsule_end_on_a_very_long_cylinder_warm);
+    tcase_add_test(t, cylinder_rim_on_a_cone_side_last_resort);
     tcase_add_test(t, user_box_face_clips_a_smaller_box);
     tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);

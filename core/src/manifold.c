@@ -1438,14 +1438,29 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
 }
 
 /* Last resort when every point was dropped although the caller reports a
- * contact: the midpoint of the supports along the normal. */
+ * contact: the support point of the shape whose support along the normal is
+ * a unique point (support_sensitivity, as for the anchors of line_contacts),
+ * paired with its foot on the other's support plane; the midpoint of the
+ * supports when neither is (or both are). The separation is the supports'
+ * either way. A cylinder's bottom rim touching a cone's side (unit scale,
+ * the caller's signed distance -4e-11): the crossing side lines gave a
+ * point 2e-7 apart, beyond reach, and the midpoint of the rim point and the
+ * cone's support (an end of the generator, a tie) lay 0.15 off the cylinder
+ * (the core's fuzzer). */
 static void safety_point(const mf_ctx *c, cand_list *l)
 {
     mk_vec3 sa = support_frame(&c->a, c->n), sb = support_frame(&c->b, v3_neg(c->n));
     mk_real sep = v3_dot(v3_sub(sb, sa), c->n);
-    mk_vec3 mid = v3_scale(v3_add(sa, sb), 0.5);
-    push(l, v3_madd(mid, -0.5 * sep, c->n), v3_madd(mid, 0.5 * sep, c->n), sep,
-         make_id(0, 0x7F, 0xFF, 0xFF, MK_MF_ID_SAFETY));
+    const uint32_t id = make_id(0, 0x7F, 0xFF, 0xFF, MK_MF_ID_SAFETY);
+    const mk_real ka = support_sensitivity(&c->a, c->n), kb = support_sensitivity(&c->b, v3_neg(c->n));
+    if (ka < 0.5 * kb) {
+        push(l, sa, v3_madd(sa, sep, c->n), sep, id);
+    } else if (kb < 0.5 * ka) {
+        push(l, v3_madd(sb, -sep, c->n), sb, sep, id);
+    } else {
+        mk_vec3 mid = v3_scale(v3_add(sa, sb), 0.5);
+        push(l, v3_madd(mid, -0.5 * sep, c->n), v3_madd(mid, 0.5 * sep, c->n), sep, id);
+    }
 }
 
 /* ---------------------------------------------------------------- reduction */

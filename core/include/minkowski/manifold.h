@@ -116,8 +116,10 @@ typedef struct mk_manifold {
  *   settings         may be NULL (defaults).
  * Returns MK_OK (out->count may be 0: signed_distance above the speculative
  * distance gives no points; otherwise at least one: if every clipped point was
- * dropped, the midpoint of the supports along the normal, whose separation is
- * <= signed_distance whenever signed_distance is the true value), or
+ * dropped, the support point along the normal of the shape where it is unique
+ * (else the midpoint of the two supports) with its foot on the other shape's
+ * support plane, whose separation is <= signed_distance whenever
+ * signed_distance is the true value), or
  * MK_INVALID_INPUT / MK_INVALID_SIZE with out->count = 0. */
 MK_API mk_status mk_contact_manifold(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance,
                                      const mk_manifold_settings *settings, mk_manifold *out);
