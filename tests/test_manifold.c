@@ -1009,6 +1009,25 @@ START_TEST(capsule_side_beside_a_tiny_box)
 }
 END_TEST
 
+/* The contact manifold on the signed distance's normal for a pair at
+ * touching (|signed distance| <= sd_tol): at least one point, each within
+ * tol_a of A's surface and tol_b of B's (the oracle's distances). */
+static void sd_manifold_on_shapes(const mk_pair *p, double sd_tol, double tol_a, double tol_b)
+{
+    static unsigned char ws[1 << 18];
+    mk_signed_distance_result sd;
+    ck_assert_int_lt(mk_signed_distance(p, NULL, NULL, NULL, ws, sizeof ws, &sd), MK_INVALID_INPUT);
+    ck_assert_msg(fabs(sd.distance) < sd_tol, "signed distance %g", sd.distance);
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(p, sd.normal, sd.distance, NULL, &m), MK_OK);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const double da = or_point_shape(p->a, &p->xf_a, m.points[i].point_a, NULL);
+        const double db = or_point_shape(p->b, &p->xf_b, m.points[i].point_b, NULL);
+        ck_assert_msg(fabs(da) <= tol_a && fabs(db) <= tol_b, "point %d: %g off A, %g off B", i, da, db);
+    }
+}
+
 /* A cylinder's bottom rim touching a cone's side at unit scale (the core's
  * fuzzer): the normal lies 0.009 rad off the cylinder's side, so both side
  * lines are tried; their closest points came out 2e-7 apart where the signed
@@ -1028,18 +1047,26 @@ START_TEST(cylinder_rim_on_a_cone_side_last_resort)
                                {0.02042450326828936, -0.79670731898784608, 0.60402010524273297}}},
                              {1.9488069940718085, 1.6738286176112327, 2.8329572619467371}};
     mk_pair p = {&a, xa, &b, xb};
-    static unsigned char ws[1 << 18];
-    mk_signed_distance_result sd;
-    ck_assert_int_lt(mk_signed_distance(&p, NULL, NULL, NULL, ws, sizeof ws, &sd), MK_INVALID_INPUT);
-    ck_assert_msg(fabs(sd.distance) < 1e-9, "signed distance %g", sd.distance);
-    mk_manifold m;
-    ck_assert_int_eq(mk_contact_manifold(&p, sd.normal, sd.distance, NULL, &m), MK_OK);
-    ck_assert_int_ge(m.count, 1);
-    for (int i = 0; i < m.count; ++i) {
-        const double da = or_point_shape(&a, &xa, m.points[i].point_a, NULL);
-        const double db = or_point_shape(&b, &xb, m.points[i].point_b, NULL);
-        ck_assert_msg(fabs(da) <= 1e-9 && fabs(db) <= 1e-6, "point %d: %g off the cylinder, %g off the cone", i, da, db);
-    }
+    sd_manifold_on_shapes(&p, 1e-9, 1e-9, 1e-6);
+}
+END_TEST
+
+/* A disk (radius 6, 7 mm thick) and a cone's base (radius 13.8), coplanar,
+ * 3.4e-5 deep, their circles nearly tangent (the core's fuzzer): the clip of
+ * the caps' inscribed 16-gons was empty, and the midpoint of the faces'
+ * support points (arbitrary points of the faces) lay 3.6 off the disk. The
+ * closest pair of the outlines is on both faces. */
+START_TEST(disk_on_a_cone_base_nearly_tangent)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cylinder(&a, 5.9582373724609461, 0.0033781123740891138, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_cone(&b, 13.761230109885947, 7.7030079172760573, 0), MK_OK);
+    const mk_transform xa = {{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}},
+                             {13.372843919914311, -2.8603648362249481, -20.906778965176414}};
+    const mk_transform xb = {{{{-2.2204460492503131e-16, 1, 0}, {-1, -2.2204460492503131e-16, 0}, {0, 0, 1}}},
+                             {-3.9763936377632803, 6.5129738774108041, -13.20042736137566}};
+    mk_pair p = {&a, xa, &b, xb};
+    sd_manifold_on_shapes(&p, 1e-4, 1e-9, 1e-9);
 }
 END_TEST
 
@@ -2616,6 +2643,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, capsule_side_beside_a_tiny_box);
     tcase_add_test(t, capsule_end_on_a_very_long_cylinder_warm);
     tcase_add_test(t, cylinder_rim_on_a_cone_side_last_resort);
+    tcase_add_test(t, disk_on_a_cone_base_nearly_tangent);
     tcase_add_test(t, user_box_face_clips_a_smaller_box);
     tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);

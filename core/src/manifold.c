@@ -1307,12 +1307,14 @@ static mk_real support_sensitivity(const posed *x, mk_vec3 dir)
  * face is B's), seen along the normal n (frame, A to B): the closest pair of
  * points across n, one on the segment, one on the polygon's boundary, each
  * on its shape. */
-static void line_beside_face(const polygon *pg, const line_feature *lf, int flip, mk_vec3 n, cand_list *l)
+/* The closest pair, across the unit n, of the segment s0 + s su (s in [0, 1])
+ * and the outline of polygon pg: returns the squared distance across n, the
+ * segment's parameter *bs, the edge *bj of pg and its parameter *bt. */
+static mk_real closest_across(const polygon *pg, mk_vec3 s0, mk_vec3 su, mk_vec3 n, mk_real *bs, mk_real *bt, int *bj)
 {
-    const mk_vec3 s0 = lf->v[0], su = v3_sub(lf->v[1], lf->v[0]);
     const mk_vec3 s0p = v3_madd(s0, -v3_dot(s0, n), n), sup = v3_madd(su, -v3_dot(su, n), n);
-    mk_real best = INFINITY, bs = 0, bt = 0;
-    int bj = 0;
+    mk_real best = INFINITY;
+    *bs = *bt = 0, *bj = 0;
     for (int j = 0; j < pg->count; ++j) {
         const mk_vec3 a = pg->v[j], e = v3_sub(pg->v[(j + 1) % pg->count], a);
         const mk_vec3 ap = v3_madd(a, -v3_dot(a, n), n), ep = v3_madd(e, -v3_dot(e, n), n);
@@ -1320,11 +1322,24 @@ static void line_beside_face(const polygon *pg, const line_feature *lf, int flip
         closest_on_segments(s0p, sup, ap, ep, &s, &t);
         const mk_real d = v3_len2(v3_sub(v3_madd(s0p, s, sup), v3_madd(ap, t, ep)));
         if (d < best) {
-            best = d, bs = s, bt = t, bj = j;
+            best = d, *bs = s, *bt = t, *bj = j;
         }
     }
-    const mk_vec3 on_line = v3_madd(s0, bs, su);
-    const mk_vec3 on_face = v3_madd(pg->v[bj], bt, v3_sub(pg->v[(bj + 1) % pg->count], pg->v[bj]));
+    return best;
+}
+
+static inline mk_vec3 on_edge(const polygon *pg, int j, mk_real t)
+{
+    return v3_madd(pg->v[j], t, v3_sub(pg->v[(j + 1) % pg->count], pg->v[j]));
+}
+
+static void line_beside_face(const polygon *pg, const line_feature *lf, int flip, mk_vec3 n, cand_list *l)
+{
+    const mk_vec3 su = v3_sub(lf->v[1], lf->v[0]);
+    mk_real bs, bt;
+    int bj;
+    closest_across(pg, lf->v[0], su, n, &bs, &bt, &bj);
+    const mk_vec3 on_line = v3_madd(lf->v[0], bs, su), on_face = on_edge(pg, bj, bt);
     const mk_vec3 pa = flip ? on_line : on_face, pb = flip ? on_face : on_line;
     push(l, pa, pb, v3_dot(v3_sub(pb, pa), n), make_id(flip, pg->face, lf->code, pg->tag[bj], MK_MF_ID_LINE_LINE));
 }
@@ -1333,16 +1348,46 @@ static void line_beside_face(const polygon *pg, const line_feature *lf, int flip
  * frame direction dir: its part over the face, else (the segment passes
  * beside it) the closest pair across the normal n. 0 when x has no polygon
  * for the face. */
+/* The polygon of face f of x (dir: the direction it faces, for user shapes). */
+static int face_polygon(const posed *x, face_pick f, mk_vec3 dir, polygon *pg)
+{
+    return f.face >= 0 && (x->s->type == MK_SHAPE_USER ? user_polygon(x, dir, pg) : build_polygon(x, f.face, NULL, pg));
+}
+
 static int line_over_face(const posed *x, face_pick f, mk_vec3 dir, const line_feature *lf, int flip, mk_vec3 n,
                           cand_list *l)
 {
     polygon pg;
-    if (f.face < 0 || !(x->s->type == MK_SHAPE_USER ? user_polygon(x, dir, &pg) : build_polygon(x, f.face, NULL, &pg)))
+    if (!face_polygon(x, f, dir, &pg))
         return 0;
     const int before = l->count;
     clip_segment_on_face(&pg, lf, flip, l);
     if (l->count == before)
         line_beside_face(&pg, lf, flip, n, l);
+    return 1;
+}
+
+/* Two faces along the normal that the face path turned down (their clip was
+ * empty: outlines that only touch, or a cap's inscribed polygon missing a
+ * thin overlap): the closest pair of their outlines across the normal, one
+ * point on each face. */
+static int faces_beside(const mf_ctx *c, face_pick fa, face_pick fb, cand_list *l)
+{
+    polygon pa, pb;
+    if (!face_polygon(&c->a, fa, c->n, &pa) || !face_polygon(&c->b, fb, v3_neg(c->n), &pb) || pa.count < 2 ||
+        pb.count < 2)
+        return 0;
+    mk_real best = INFINITY, bs = 0, bt = 0;
+    int bi = 0, bj = 0;
+    for (int i = 0; i < pb.count; ++i) {
+        mk_real s, t;
+        int j;
+        const mk_real d = closest_across(&pa, pb.v[i], v3_sub(pb.v[(i + 1) % pb.count], pb.v[i]), c->n, &s, &t, &j);
+        if (d < best)
+            best = d, bs = s, bt = t, bi = i, bj = j;
+    }
+    const mk_vec3 qa = on_edge(&pa, bj, bt), qb = on_edge(&pb, bi, bs);
+    push(l, qa, qb, v3_dot(v3_sub(qb, qa), c->n), make_id(0, pa.face, pb.face, pa.tag[bj], MK_MF_ID_LINE_LINE));
     return 1;
 }
 
@@ -1377,6 +1422,12 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
         line_over_face(&c->b, face_b, v3_neg(n), &fa, 1, n, l))
         return;
     if (fb.count == 2 && fa.count == 1 && (fa.flat || fa.corner) && line_over_face(&c->a, face_a, n, &fb, 0, n, l))
+        return;
+    /* Two faces (a thin disk and a cone's base, coplanar, their circles nearly
+     * tangent: the inscribed polygons' clip was empty, and the midpoint of
+     * the faces' support points, arbitrary points of the faces, lay 3.6 off
+     * the disk; the core's fuzzer): the closest pair of their outlines. */
+    if (fa.count == 1 && fa.flat && fb.count == 1 && fb.flat && faces_beside(c, face_a, face_b, l))
         return;
     int point_a = fa.count == 1 && !fa.flat, point_b = fb.count == 1 && !fb.flat;
     /* A line against a face without a polygon (a user shape's face whose
