@@ -1303,10 +1303,24 @@ static mk_real support_sensitivity(const posed *x, mk_vec3 dir)
     return m;
 }
 
-/* The segment lf beside the face polygon pg of the other shape (flip: the
- * face is B's), seen along the normal n (frame, A to B): the closest pair of
- * points across n, one on the segment, one on the polygon's boundary, each
- * on its shape. */
+/* Which shape's support along n (frame, A to B) is the point to anchor a
+ * contact on: 1 for A, 2 for B when its support moves less than half the
+ * other's under a tilt, 0 when neither does. */
+static int steadier_support(const mf_ctx *c, mk_vec3 n)
+{
+    const mk_real sa = support_sensitivity(&c->a, n), sb = support_sensitivity(&c->b, v3_neg(n));
+    return sa < 0.5 * sb ? 1 : sb < 0.5 * sa ? 2 : 0;
+}
+
+/* The pair p (on A), q (on B) replaced by their midpoint moved half their
+ * separation along n each way. */
+static void push_midpoint(cand_list *l, mk_vec3 p, mk_vec3 q, mk_vec3 n, uint32_t id)
+{
+    const mk_real sep = v3_dot(v3_sub(q, p), n);
+    const mk_vec3 mid = v3_scale(v3_add(p, q), 0.5);
+    push(l, v3_madd(mid, -0.5 * sep, n), v3_madd(mid, 0.5 * sep, n), sep, id);
+}
+
 /* The closest pair, across the unit n, of the segment s0 + s su (s in [0, 1])
  * and the outline of polygon pg: returns the squared distance across n, the
  * segment's parameter *bs, the edge *bj of pg and its parameter *bt. */
@@ -1333,6 +1347,10 @@ static inline mk_vec3 on_edge(const polygon *pg, int j, mk_real t)
     return v3_madd(pg->v[j], t, v3_sub(pg->v[(j + 1) % pg->count], pg->v[j]));
 }
 
+/* The segment lf beside the face polygon pg of the other shape (flip: the
+ * face is B's), seen along the normal n (frame, A to B): the closest pair of
+ * points across n, one on the segment, one on the polygon's boundary, each
+ * on its shape. */
 static void line_beside_face(const polygon *pg, const line_feature *lf, int flip, mk_vec3 n, cand_list *l)
 {
     const mk_vec3 su = v3_sub(lf->v[1], lf->v[0]);
@@ -1344,16 +1362,16 @@ static void line_beside_face(const polygon *pg, const line_feature *lf, int flip
     push(l, pa, pb, v3_dot(v3_sub(pb, pa), n), make_id(flip, pg->face, lf->code, pg->tag[bj], MK_MF_ID_LINE_LINE));
 }
 
-/* The segment lf against the face f of x (flip: x is B) that faces along the
- * frame direction dir: its part over the face, else (the segment passes
- * beside it) the closest pair across the normal n. 0 when x has no polygon
- * for the face. */
 /* The polygon of face f of x (dir: the direction it faces, for user shapes). */
 static int face_polygon(const posed *x, face_pick f, mk_vec3 dir, polygon *pg)
 {
     return f.face >= 0 && (x->s->type == MK_SHAPE_USER ? user_polygon(x, dir, pg) : build_polygon(x, f.face, NULL, pg));
 }
 
+/* The segment lf against the face f of x (flip: x is B) that faces along the
+ * frame direction dir: its part over the face, else (the segment passes
+ * beside it) the closest pair across the normal n. 0 when x has no polygon
+ * for the face. */
 static int line_over_face(const posed *x, face_pick f, mk_vec3 dir, const line_feature *lf, int flip, mk_vec3 n,
                           cand_list *l)
 {
@@ -1443,10 +1461,10 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
         point_a = 0, point_b = 1;
     }
     if (point_a && point_b) {
-        mk_real sa = support_sensitivity(&c->a, n), sb = support_sensitivity(&c->b, v3_neg(n));
-        if (sa < 0.5 * sb)
+        const int steady = steadier_support(c, n);
+        if (steady == 1)
             point_b = 0;
-        else if (sb < 0.5 * sa)
+        else if (steady == 2)
             point_a = 0;
     }
     /* The anchor's separation is the other shape's support plane's; against
@@ -1481,16 +1499,13 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
     } else {
         /* two equally sensitive points; or a face against a face or line (the
          * face path found no contact on it): the midpoint of the supports */
-        mk_real sep = v3_dot(v3_sub(fb.v[0], fa.v[0]), n);
-        mk_vec3 mid = v3_scale(v3_add(fa.v[0], fb.v[0]), 0.5);
-        push(l, v3_madd(mid, -0.5 * sep, n), v3_madd(mid, 0.5 * sep, n), sep,
-             make_id(0, fa.code, fb.code, fa.tag[0], MK_MF_ID_MIDPOINT));
+        push_midpoint(l, fa.v[0], fb.v[0], n, make_id(0, fa.code, fb.code, fa.tag[0], MK_MF_ID_MIDPOINT));
     }
 }
 
 /* Last resort when every point was dropped although the caller reports a
  * contact: the support point of the shape whose support along the normal is
- * a unique point (support_sensitivity, as for the anchors of line_contacts),
+ * a unique point (steadier_support, as for the anchors of line_contacts),
  * paired with its foot on the other's support plane; the midpoint of the
  * supports when neither is (or both are). The separation is the supports'
  * either way. A cylinder's bottom rim touching a cone's side (unit scale,
@@ -1500,17 +1515,13 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
  * (the core's fuzzer). */
 static void safety_point(const mf_ctx *c, cand_list *l)
 {
-    mk_vec3 sa = support_frame(&c->a, c->n), sb = support_frame(&c->b, v3_neg(c->n));
-    mk_real sep = v3_dot(v3_sub(sb, sa), c->n);
+    const mk_vec3 sa = support_frame(&c->a, c->n), sb = support_frame(&c->b, v3_neg(c->n));
+    const mk_real sep = v3_dot(v3_sub(sb, sa), c->n);
     const uint32_t id = make_id(0, 0x7F, 0xFF, 0xFF, MK_MF_ID_SAFETY);
-    const mk_real ka = support_sensitivity(&c->a, c->n), kb = support_sensitivity(&c->b, v3_neg(c->n));
-    if (ka < 0.5 * kb) {
-        push(l, sa, v3_madd(sa, sep, c->n), sep, id);
-    } else if (kb < 0.5 * ka) {
-        push(l, v3_madd(sb, -sep, c->n), sb, sep, id);
-    } else {
-        mk_vec3 mid = v3_scale(v3_add(sa, sb), 0.5);
-        push(l, v3_madd(mid, -0.5 * sep, c->n), v3_madd(mid, 0.5 * sep, c->n), sep, id);
+    switch (steadier_support(c, c->n)) {
+    case 1: push(l, sa, v3_madd(sa, sep, c->n), sep, id); break;
+    case 2: push(l, v3_madd(sb, -sep, c->n), sb, sep, id); break;
+    default: push_midpoint(l, sa, sb, c->n, id); break;
     }
 }
 
