@@ -408,6 +408,21 @@ static face_pick best_face(const posed *x, mk_vec3 dir)
 
 /* ---------------------------------------------------------------- polygons */
 
+/* The count, face code and corner tags of box face `face` (box_polygon's
+ * corners, whatever the box's size and pose). */
+static void box_face_tags(int face, polygon *pg)
+{
+    const int i = face / 2, j = (i + 1) % 3, k = (i + 2) % 3;
+    const int plus = face % 2 == 0;
+    const int bi = plus ? 1 << i : 0, bj = 1 << j, bk = 1 << k;
+    pg->tag[0] = (uint8_t)bi;
+    pg->tag[2] = (uint8_t)(bi | bj | bk);
+    pg->tag[1] = (uint8_t)(bi | (plus ? bj : bk));
+    pg->tag[3] = (uint8_t)(bi | (plus ? bk : bj));
+    pg->count = 4;
+    pg->face = face;
+}
+
 static void box_polygon(const posed *x, int face, polygon *pg)
 {
     const mk_vec3 h = x->s->u.box.half_extents;
@@ -425,18 +440,12 @@ static void box_polygon(const posed *x, int face, polygon *pg)
     const mk_vec3 c = v3_madd(x->p, s * hh[i], ci);
     const mk_vec3 lo = v3_sub(c, v3_add(u, w)), hi = v3_add(c, v3_add(u, w));
     const mk_vec3 pm = v3_add(c, v3_sub(u, w)), mp = v3_sub(c, v3_sub(u, w)); /* (+,-), (-,+) */
-    const int bi = s > 0 ? 1 << i : 0, bj = 1 << j, bk = 1 << k;
     pg->v[0] = lo;
     pg->v[2] = hi;
     pg->v[1] = s > 0 ? pm : mp;
     pg->v[3] = s > 0 ? mp : pm;
-    pg->tag[0] = (uint8_t)bi;
-    pg->tag[2] = (uint8_t)(bi | bj | bk);
-    pg->tag[1] = (uint8_t)(bi | (s > 0 ? bj : bk));
-    pg->tag[3] = (uint8_t)(bi | (s > 0 ? bk : bj));
+    box_face_tags(face, pg);
     pg->normal = v3_scale(ci, s);
-    pg->count = 4;
-    pg->face = face;
 }
 
 static int hull_polygon(const posed *x, int face, polygon *pg)
@@ -1742,11 +1751,14 @@ static int choose(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx
 static int write_points(const cand_list *l, const int *idx, int count, const mk_transform *xa,
                         mk_manifold_point *pts)
 {
+    /* The pose by value: the stores through pts could alias *xa, which would
+     * reload it for every point. */
+    const mk_transform x = xa ? *xa : mk_transform_identity();
     for (int q = 0; q < count; ++q) {
         const cand *cq = &l->c[idx[q]];
         mk_manifold_point *mp = &pts[q];
-        mp->point_a = xa ? xf_apply(xa, cq->pa) : cq->pa;
-        mp->point_b = xa ? xf_apply(xa, cq->pb) : cq->pb;
+        mp->point_a = xa ? xf_apply(&x, cq->pa) : cq->pa;
+        mp->point_b = xa ? xf_apply(&x, cq->pb) : cq->pb;
         mp->position = v3_scale(v3_add(mp->point_a, mp->point_b), 0.5);
         mp->separation = cq->sep;
         mp->depth = -cq->sep;
@@ -1765,6 +1777,16 @@ static int write_points(const cand_list *l, const int *idx, int count, const mk_
 static int to_surfaces(cand_list *l, mk_vec3 n, mk_real ra, mk_real rb, mk_real keep)
 {
     int kept = 0;
+    if (ra == 0 && rb == 0) { /* sharp cores: only the far points go */
+        for (int q = 0; q < l->count; ++q)
+            if (l->c[q].sep <= keep) {
+                if (kept != q)
+                    l->c[kept] = l->c[q];
+                ++kept;
+            }
+        l->count = kept;
+        return kept;
+    }
     for (int q = 0; q < l->count; ++q) {
         cand cq = l->c[q];
         cq.pa = v3_madd(cq.pa, ra, n);
@@ -1966,8 +1988,7 @@ int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_dist
     const face_pick fi = box_best_face(m3_tmul(&inc_pose.R, toward));
     polygon inc, ref;
     box_polygon(&inc_pose, fi.face, &inc);
-    const posed ref_pose = {rs, {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}, {0, 0, 0}};
-    box_polygon(&ref_pose, face, &ref); /* its tags (ids); its corners are not used */
+    box_face_tags(face, &ref); /* the ids' tags (the corners are not used) */
 
     /* Clip against the reference face's side planes, in box_polygon's edge
      * order (so the tags, and the ids, are face_contacts'). */
@@ -1984,8 +2005,18 @@ int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_dist
         mk_real sigma;
         box_side_bound(face, j, &coord, &sigma);
         mk_real dist[MK_MF_CLIP_CAP];
-        for (int q = 0; q < nv; ++q)
-            dist[q] = sigma * v3_comp(buf[cur][q].p, coord) - rhh[coord];
+        const mk_real bound = rhh[coord];
+        const clip_vertex *in = buf[cur];
+        /* one loop per coordinate: no choice of the component per vertex */
+        if (coord == 0)
+            for (int q = 0; q < nv; ++q)
+                dist[q] = sigma * in[q].p.x - bound;
+        else if (coord == 1)
+            for (int q = 0; q < nv; ++q)
+                dist[q] = sigma * in[q].p.y - bound;
+        else
+            for (int q = 0; q < nv; ++q)
+                dist[q] = sigma * in[q].p.z - bound;
         nv = clip_pass(buf[cur], dist, nv, j, &ref, buf[1 - cur]);
         cur = 1 - cur;
     }
