@@ -140,20 +140,27 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
     }
     /* Edges: L = e_i x c_j, whose components are L[i] = 0, L[i1] = -R[i2][j],
      * L[i2] = R[i1][j] (i1 = i + 1, i2 = i + 2 mod 3); B's radius along it from
-     * c_k . L for every k (no orthonormality assumed), then over |L|. */
+     * c_k . L for every k (no orthonormality assumed), then over |L|. Those
+     * products are the 2x2 minors R[i2][k] R[i1][j] - R[i1][k] R[i2][j]: zero
+     * for k = j, of one magnitude for (k, j) and (j, k) (rounding to nearest
+     * is symmetric in sign), so three per i give all nine, bit for bit. */
     for (int i = 0; i < 3; ++i) {
         const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        const mk_real *r1 = R.m[i1], *r2 = R.m[i2];
+        /* |minors| of the column pairs, a symmetric table with a zero diagonal */
+        const mk_real m01 = fabs(r1[0] * -r2[1] + r2[0] * r1[1]);
+        const mk_real m02 = fabs(r1[0] * -r2[2] + r2[0] * r1[2]);
+        const mk_real m12 = fabs(r1[1] * -r2[2] + r2[1] * r1[2]);
+        const mk_real am[3][3] = {{0, m01, m02}, {m01, 0, m12}, {m02, m12, 0}};
         for (int j = 0; j < 3; ++j) {
-            const mk_real l1 = -R.m[i2][j], l2 = R.m[i1][j];
+            const mk_real l1 = -r2[j], l2 = r1[j];
             const mk_real len = sqrt(l1 * l1 + l2 * l2);
             if (!(len > MK_BOX_SAT_PARALLEL)) {
                 skipped = 1;
                 continue;
             }
             const mk_real ra = hA[i1] * fabs(l1) + hA[i2] * fabs(l2);
-            const mk_real rb = hB[0] * fabs(R.m[i1][0] * l1 + R.m[i2][0] * l2) +
-                               hB[1] * fabs(R.m[i1][1] * l1 + R.m[i2][1] * l2) +
-                               hB[2] * fabs(R.m[i1][2] * l1 + R.m[i2][2] * l2);
+            const mk_real rb = hB[0] * am[0][j] + hB[1] * am[1][j] + hB[2] * am[2][j];
             const mk_real o = (ra + rb - fabs(tt[i1] * l1 + tt[i2] * l2)) / len;
             MK_SAT_TAKE(o, 6 + 3 * i + j, 0);
         }
