@@ -1070,6 +1070,48 @@ START_TEST(disk_on_a_cone_base_nearly_tangent)
 }
 END_TEST
 
+/* A tetrahedron 3e-6 across, 3.07e-3 from the cap of a cylinder of radius
+ * 2.5e-2, given GJK's normal (a loose tolerance: 1.3e-5 rad off the axis,
+ * beyond the normal check that makes the cap a face): the cap's support was
+ * a rim point, the tetrahedron's an edge, and the contact was anchored on the
+ * rim point, 2.3e-2 from the tetrahedron (the core's fuzzer). The edge's part
+ * over the cap holds the tetrahedron's lowest point: the contact is there.
+ * Truth: the oracle's point-to-shape distances. */
+START_TEST(tiny_tetrahedron_over_a_cylinder_cap_normal_a_hair_off)
+{
+    const mk_vec3 pts[4] = {{-1.6140136441125568e-06, -1.0758490038196218e-06, 9.0083149325917008e-07},
+                            {-1.7525250226524175e-06, -1.786085045812756e-07, 1.212742160855759e-06},
+                            {6.5793215761018078e-07, 1.2754030978324189e-06, 1.5857051162402783e-06},
+                            {1.063161292014446e-06, -9.78460814084702e-07, 1.5767977055131674e-06}};
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, 4, &h), MK_OK);
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_hull(&a, h, 4.8504018153560305e-08), MK_OK);
+    ck_assert_int_eq(mk_shape_cylinder(&b, 0.024820625584623095, 0.0093926651275231653, 0), MK_OK);
+    const mk_mat3 R = {{{-0.20022113938068875, 0.69166133037005584, -0.69391361091696624},
+                        {-0.66835545799960627, 0.4214496623923859, 0.61292835130338064},
+                        {0.71638849593445808, 0.58650216209325967, 0.37789249364428579}}};
+    const mk_transform xa = {R, {0, 0, 0}};
+    const mk_transform xb = {R, {-0.0086491569371801285, 0.0076397312551120559, 0.0047101705911096114}};
+    mk_pair p = {&a, xa, &b, xb};
+    mk_manifold_settings ms = mk_manifold_default_settings();
+    ms.speculative_distance = 0.014927443085370414;
+    const mk_vec3 n = {-0.69391562587148936, 0.61293229006224692, 0.37788240494951414};
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, n, 0.003070200851312059, &ms, &m), MK_OK);
+    ck_assert_int_ge(m.count, 1);
+    double min_sep = INFINITY;
+    for (int i = 0; i < m.count; ++i) {
+        const double da = or_point_shape(&a, &xa, m.points[i].point_a, NULL);
+        const double db = or_point_shape(&b, &xb, m.points[i].point_b, NULL);
+        ck_assert_msg(fabs(da) <= 1e-9 && fabs(db) <= 1e-9, "point %d: %g off A, %g off B", i, da, db);
+        min_sep = fmin(min_sep, m.points[i].separation);
+    }
+    ck_assert_double_eq_tol(min_sep, 0.00307001438, 1e-10); /* the signed distance (default settings) */
+    mk_hull_destroy(h);
+}
+END_TEST
+
 /* A capsule end (radius 0.6) pressed 0.53 into the side of a cylinder 1e4
  * long (radius 0.2), warm-started from a pose 0.25 away: the warm normal,
  * 3e-4 rad off the perpendicular of the side line, put the cylinder's support
@@ -2644,6 +2686,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, capsule_end_on_a_very_long_cylinder_warm);
     tcase_add_test(t, cylinder_rim_on_a_cone_side_last_resort);
     tcase_add_test(t, disk_on_a_cone_base_nearly_tangent);
+    tcase_add_test(t, tiny_tetrahedron_over_a_cylinder_cap_normal_a_hair_off);
     tcase_add_test(t, user_box_face_clips_a_smaller_box);
     tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);

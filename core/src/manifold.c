@@ -1394,6 +1394,37 @@ static int line_over_face(const posed *x, face_pick f, mk_vec3 dir, const line_f
     return 1;
 }
 
+/* The part of the segment lf (on `other`) over the face f of x (flip: x is
+ * B) that faces along the frame direction dir, kept only when it reaches
+ * other's deepest point towards the face's plane (to the face check): the
+ * face's plane then is where the two shapes meet, whatever the normal's
+ * error. 0 (nothing kept) otherwise. */
+static int line_reaching_face(const mf_ctx *c, const posed *x, const posed *other, face_pick f, mk_vec3 dir,
+                              const line_feature *lf, int flip, cand_list *l)
+{
+    polygon pg;
+    if (!face_polygon(x, f, dir, &pg))
+        return 0;
+    const int before = l->count;
+    clip_segment_on_face(&pg, lf, flip, l);
+    if (l->count == before)
+        return 0;
+    mk_real min_sep = l->c[before].sep;
+    for (int q = before + 1; q < l->count; ++q)
+        min_sep = fmin(min_sep, l->c[q].sep);
+    const mk_vec3 deepest = support_frame(other, v3_neg(pg.normal));
+    const mk_real reach = v3_dot(pg.normal, v3_sub(deepest, pg.v[0]));
+    if (!(min_sep <= reach + MK_MF_FACE_CHECK * c->scale)) {
+        l->count = before;
+        return 0;
+    }
+    /* separations along the caller's normal, which the contact keeps (the
+     * face may be tilted from it by up to the face angle) */
+    for (int q = before; q < l->count; ++q)
+        l->c[q].sep = v3_dot(v3_sub(l->c[q].pb, l->c[q].pa), c->n);
+    return 1;
+}
+
 /* Two faces along the normal that the face path turned down (their clip was
  * empty: outlines that only touch, or a cap's inscribed polygon missing a
  * thin overlap): the closest pair of their outlines across the normal, one
@@ -1455,6 +1486,20 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
      * the faces' support points, arbitrary points of the faces, lay 3.6 off
      * the disk; the core's fuzzer): the closest pair of their outlines. */
     if (fa.count == 1 && fa.flat && fb.count == 1 && fb.flat && faces_beside(c, face_a, face_b, l))
+        return;
+    /* A line against a point that is a corner of a face within the face
+     * angle (the normal a hair further off the face than MK_MF_NORMAL_CHECK
+     * makes the support one point of the face's outline, which the normal's
+     * error moves anywhere along it): the line's part over that face when it
+     * holds the line's deepest point towards the face. A tetrahedron 3e-6 across 3e-3 from a
+     * cylinder's cap, the normal 1.3e-5 rad off the axis: the rim point, 2.3e-2
+     * from the tetrahedron, anchored the contact there (the core's fuzzer). */
+    const mk_real face_cos = cos(MK_MF_FACE_ANGLE);
+    if (fa.count == 2 && fb.count == 1 && !fb.flat && !fb.corner && face_b.face >= 0 && face_b.align >= face_cos &&
+        line_reaching_face(c, &c->b, &c->a, face_b, v3_neg(n), &fa, 1, l))
+        return;
+    if (fb.count == 2 && fa.count == 1 && !fa.flat && !fa.corner && face_a.face >= 0 && face_a.align >= face_cos &&
+        line_reaching_face(c, &c->a, &c->b, face_a, n, &fb, 0, l))
         return;
     int point_a = fa.count == 1 && !fa.flat, point_b = fb.count == 1 && !fb.flat;
     /* A line against a face without a polygon (a user shape's face whose
