@@ -1112,6 +1112,28 @@ START_TEST(tiny_tetrahedron_over_a_cylinder_cap_normal_a_hair_off)
 }
 END_TEST
 
+/* A cone and a rounded box, centres and axes coincident, 3.6e-4 deep (the
+ * core's fuzzer): the box's edge crosses the cone's side line, and EPA's
+ * normal (its bracket 6.6e-9 wide) lies 1.1e-5 rad off, which puts the two
+ * lines' closest pair 6.5e-9 shallower than the signed distance, beyond the
+ * depth check. Both supports are ties along their lines: their midpoint lay
+ * 2.6e-4 off the box. The lines' closest pair is on both shapes. */
+START_TEST(box_edge_across_a_cone_side_normal_a_hair_off)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cone(&a, 0.00033968629595518642, 0.00054900176314001854, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, V(0.00016764196572707782, 0.00037292200590393628, 0.00012765215107968304),
+                                  4.640922131721455e-06),
+                     MK_OK);
+    const mk_transform x = {{{{-0.12540111030898116, 0.14076960161933336, -0.98206847052189217},
+                              {0.60293482321457548, -0.77529384640025834, -0.18811977750651523},
+                              {-0.78787318807564655, -0.61571370862912123, 0.012347814287974268}}},
+                            {0, 0, 0}};
+    mk_pair p = {&a, x, &b, x};
+    sd_manifold_on_shapes(&p, 1, 1e-12, 1e-12);
+}
+END_TEST
+
 /* A capsule end (radius 0.6) pressed 0.53 into the side of a cylinder 1e4
  * long (radius 0.2), warm-started from a pose 0.25 away: the warm normal,
  * 3e-4 rad off the perpendicular of the side line, put the cylinder's support
@@ -2687,6 +2709,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, cylinder_rim_on_a_cone_side_last_resort);
     tcase_add_test(t, disk_on_a_cone_base_nearly_tangent);
     tcase_add_test(t, tiny_tetrahedron_over_a_cylinder_cap_normal_a_hair_off);
+    tcase_add_test(t, box_edge_across_a_cone_side_normal_a_hair_off);
     tcase_add_test(t, user_box_face_clips_a_smaller_box);
     tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);

@@ -1258,8 +1258,9 @@ static mk_vec3 closest_on_segment(mk_vec3 p, mk_vec3 q0, mk_vec3 v)
  * the deepest point is the support, at an end of the tilted one (two
  * cylinders' sides crossing at 0.047 rad: 0.1244 deep at the closest points
  * against 0.1321 along the normal, found by the ODE adapter's fuzzer with the
- * growth contact model, whose manifold is not completed by a witness point). */
-static int line_line(const mf_ctx *c, const line_feature *la, const line_feature *lb, cand_list *l)
+ * growth contact model, whose manifold is not completed by a witness point).
+ * any_depth: the closest points whatever their depth. */
+static int line_line(const mf_ctx *c, const line_feature *la, const line_feature *lb, int any_depth, cand_list *l)
 {
     mk_vec3 u = v3_sub(la->v[1], la->v[0]), v = v3_sub(lb->v[1], lb->v[0]);
     mk_real lu = v3_len(u), lv = v3_len(v);
@@ -1287,7 +1288,7 @@ static int line_line(const mf_ctx *c, const line_feature *la, const line_feature
     closest_on_segments(la->v[0], u, lb->v[0], v, &s, &t);
     mk_vec3 pa = v3_madd(la->v[0], s, u), pb = v3_madd(lb->v[0], t, v);
     const mk_real sep = v3_dot(v3_sub(pb, pa), c->n);
-    if (sep > c->core_distance + MK_MF_DEPTH_CHECK * c->scale)
+    if (!any_depth && sep > c->core_distance + MK_MF_DEPTH_CHECK * c->scale)
         return 0;
     push(l, pa, pb, sep, make_id(0, ia, ib, 4, MK_MF_ID_LINE_LINE));
     return 1;
@@ -1460,9 +1461,18 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
     line_or_point(&c->b, v3_neg(c->n), face_b, &fb);
     const mk_vec3 n = c->n;
     if (fa.count == 2 && fb.count == 2) {
-        if (line_line(c, &fa, &fb, l))
+        if (line_line(c, &fa, &fb, 0, l))
             return;
-        /* crossing lines that miss the depth: each shape's support point */
+        /* Crossing lines that miss the depth: each shape's support point,
+         * unless neither support is steadier (both are ties along their
+         * lines, so their midpoint lies on neither shape): then the lines'
+         * closest pair, shallower than the caller's distance by what the
+         * normal's error tilts the lines (a box's edge across a cone's side
+         * line 3.6e-4 deep, EPA's normal 1.1e-5 rad off: 6.5e-9, beyond the
+         * depth check's 3.8e-9; the midpoint lay 2.6e-4 off the box, the
+         * core's fuzzer). */
+        if (steadier_support(c, n) == 0 && line_line(c, &fa, &fb, 1, l))
+            return;
         set_point(&c->a, shape_support(c->a.s, dir_to_local(&c->a, n), NULL), fa.code, 0, &fa);
         set_point(&c->b, shape_support(c->b.s, dir_to_local(&c->b, v3_neg(n)), NULL), fb.code, 0, &fb);
     }
