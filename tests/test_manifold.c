@@ -1134,6 +1134,34 @@ START_TEST(box_edge_across_a_cone_side_normal_a_hair_off)
 }
 END_TEST
 
+/* A rounded box across the middle of a long cone, centres and axes
+ * coincident, 9e-3 deep, on the normal EPA gives at a loose tolerance (3e-6;
+ * the core's fuzzer): the box's edge (2.9e-2 long) and the cone's side line
+ * (0.14) cross, both supports ties along them. The box's end, the less
+ * sensitive of the two by length, anchored the contact 6e-3 off the cone.
+ * The lines' closest pair is on both shapes. */
+START_TEST(box_edge_across_a_long_cone_both_ties)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, V(0.0035305395611866944, 0.014433621105735305, 0.001892447304642355),
+                                  0.0012705963931259625),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_cone(&b, 0.0082822780013511697, 0.068855782608509872, 0), MK_OK);
+    const mk_transform x = {{{{2.2204460492503131e-16, -1, 0}, {1, 2.2204460492503131e-16, 0}, {0, 0, 1}}}, {0, 0, 0}};
+    mk_pair p = {&a, x, &b, x};
+    const mk_vec3 n = {-8.565084917843504e-06, 0.99819645643388255, -0.060031943908881134};
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, n, -0.0090422934611326094, NULL, &m), MK_OK);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const double da = or_point_shape(&a, &x, m.points[i].point_a, NULL);
+        const double db = or_point_shape(&b, &x, m.points[i].point_b, NULL);
+        ck_assert_msg(fabs(da) <= 1e-9 && fabs(db) <= 1e-9, "point %d: %g off A, %g off B", i, da, db);
+        ck_assert_double_eq_tol(m.points[i].separation, -0.0090422934611326094, 3e-7); /* EPA's bracket: 2.5e-7 */
+    }
+}
+END_TEST
+
 /* A capsule end (radius 0.6) pressed 0.53 into the side of a cylinder 1e4
  * long (radius 0.2), warm-started from a pose 0.25 away: the warm normal,
  * 3e-4 rad off the perpendicular of the side line, put the cylinder's support
@@ -2710,6 +2738,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, disk_on_a_cone_base_nearly_tangent);
     tcase_add_test(t, tiny_tetrahedron_over_a_cylinder_cap_normal_a_hair_off);
     tcase_add_test(t, box_edge_across_a_cone_side_normal_a_hair_off);
+    tcase_add_test(t, box_edge_across_a_long_cone_both_ties);
     tcase_add_test(t, user_box_face_clips_a_smaller_box);
     tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);

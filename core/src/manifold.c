@@ -1464,14 +1464,19 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
         if (line_line(c, &fa, &fb, 0, l))
             return;
         /* Crossing lines that miss the depth: each shape's support point,
-         * unless neither support is steadier (both are ties along their
-         * lines, so their midpoint lies on neither shape): then the lines'
-         * closest pair, shallower than the caller's distance by what the
-         * normal's error tilts the lines (a box's edge across a cone's side
-         * line 3.6e-4 deep, EPA's normal 1.1e-5 rad off: 6.5e-9, beyond the
-         * depth check's 3.8e-9; the midpoint lay 2.6e-4 off the box, the
-         * core's fuzzer). */
-        if (steadier_support(c, n) == 0 && line_line(c, &fa, &fb, 1, l))
+         * unless both supports are ties along their lines (a tilt of the
+         * normal by MK_MF_TILT moves each by more than half its line, so
+         * either point, or their midpoint, is an arbitrary one): then the
+         * lines' closest pair, shallower than the caller's distance by what
+         * the normal's error tilts the lines. A box's edge across a cone's
+         * side line 3.6e-4 deep, EPA's normal 1.1e-5 rad off: 6.5e-9 short,
+         * beyond the depth check's 3.8e-9, and the midpoint of the supports
+         * lay 2.6e-4 off the box; a box's edge 2.9e-2 long across a cone's
+         * side 0.14 long, both ties: the box's end anchored the contact, 6e-3
+         * off the cone (the core's fuzzer). */
+        if (support_sensitivity(&c->a, n) > 0.5 * v3_len(v3_sub(fa.v[1], fa.v[0])) &&
+            support_sensitivity(&c->b, v3_neg(n)) > 0.5 * v3_len(v3_sub(fb.v[1], fb.v[0])) &&
+            line_line(c, &fa, &fb, 1, l))
             return;
         set_point(&c->a, shape_support(c->a.s, dir_to_local(&c->a, n), NULL), fa.code, 0, &fa);
         set_point(&c->b, shape_support(c->b.s, dir_to_local(&c->b, v3_neg(n)), NULL), fb.code, 0, &fb);
