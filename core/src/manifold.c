@@ -1378,6 +1378,20 @@ static int face_polygon(const posed *x, face_pick f, mk_vec3 dir, polygon *pg)
     return f.face >= 0 && (x->s->type == MK_SHAPE_USER ? user_polygon(x, dir, pg) : build_polygon(x, f.face, NULL, pg));
 }
 
+/* The part of the segment lf over the face f of x (flip: x is B) that faces
+ * along the frame direction dir, pushed with the face's polygon in *pg.
+ * Returns the number of points pushed, -1 when x has no polygon for the
+ * face. */
+static int segment_over_face(const posed *x, face_pick f, mk_vec3 dir, const line_feature *lf, int flip, polygon *pg,
+                             cand_list *l)
+{
+    if (!face_polygon(x, f, dir, pg))
+        return -1;
+    const int before = l->count;
+    clip_segment_on_face(pg, lf, flip, l);
+    return l->count - before;
+}
+
 /* The segment lf against the face f of x (flip: x is B) that faces along the
  * frame direction dir: its part over the face, else (the segment passes
  * beside it) the closest pair across the normal n. 0 when x has no polygon
@@ -1386,11 +1400,10 @@ static int line_over_face(const posed *x, face_pick f, mk_vec3 dir, const line_f
                           cand_list *l)
 {
     polygon pg;
-    if (!face_polygon(x, f, dir, &pg))
+    const int added = segment_over_face(x, f, dir, lf, flip, &pg, l);
+    if (added < 0)
         return 0;
-    const int before = l->count;
-    clip_segment_on_face(&pg, lf, flip, l);
-    if (l->count == before)
+    if (added == 0)
         line_beside_face(&pg, lf, flip, n, l);
     return 1;
 }
@@ -1404,11 +1417,8 @@ static int line_reaching_face(const mf_ctx *c, const posed *x, const posed *othe
                               const line_feature *lf, int flip, cand_list *l)
 {
     polygon pg;
-    if (!face_polygon(x, f, dir, &pg))
-        return 0;
     const int before = l->count;
-    clip_segment_on_face(&pg, lf, flip, l);
-    if (l->count == before)
+    if (segment_over_face(x, f, dir, lf, flip, &pg, l) <= 0)
         return 0;
     mk_real min_sep = l->c[before].sep;
     for (int q = before + 1; q < l->count; ++q)
