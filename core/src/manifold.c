@@ -1516,9 +1516,10 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
      * angle (the normal a hair further off the face than MK_MF_NORMAL_CHECK
      * makes the support one point of the face's outline, which the normal's
      * error moves anywhere along it): the line's part over that face when it
-     * holds the line's deepest point towards the face. A tetrahedron 3e-6 across 3e-3 from a
-     * cylinder's cap, the normal 1.3e-5 rad off the axis: the rim point, 2.3e-2
-     * from the tetrahedron, anchored the contact there (the core's fuzzer). */
+     * holds the line's deepest point towards the face. A tetrahedron 3e-6
+     * across, 3e-3 from a cylinder's cap, the normal 1.3e-5 rad off the axis:
+     * the rim point, 2.3e-2 from the tetrahedron, anchored the contact there
+     * (the core's fuzzer). */
     const mk_real face_cos = cos(MK_MF_FACE_ANGLE);
     if (fa.count == 2 && fb.count == 1 && !fb.flat && !fb.corner && face_b.face >= 0 && face_b.align >= face_cos &&
         line_reaching_face(c, &c->b, &c->a, face_b, v3_neg(n), &fa, 1, l))
