@@ -1316,10 +1316,10 @@ static mk_real support_sensitivity(const posed *x, mk_vec3 dir)
 /* Which shape's support along n (frame, A to B) is the point to anchor a
  * contact on: 1 for A, 2 for B when its support moves less than half the
  * other's under a tilt, 0 when neither does. */
+static int steadier_of(mk_real sa, mk_real sb) { return sa < 0.5 * sb ? 1 : sb < 0.5 * sa ? 2 : 0; }
 static int steadier_support(const mf_ctx *c, mk_vec3 n)
 {
-    const mk_real sa = support_sensitivity(&c->a, n), sb = support_sensitivity(&c->b, v3_neg(n));
-    return sa < 0.5 * sb ? 1 : sb < 0.5 * sa ? 2 : 0;
+    return steadier_of(support_sensitivity(&c->a, n), support_sensitivity(&c->b, v3_neg(n)));
 }
 
 /* The pair p (on A), q (on B) replaced by their midpoint moved half their
@@ -1470,6 +1470,7 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
     line_or_point(&c->a, c->n, face_a, &fa);
     line_or_point(&c->b, v3_neg(c->n), face_b, &fb);
     const mk_vec3 n = c->n;
+    mk_real sens_a = -1, sens_b = -1; /* the supports' sensitivities, once measured */
     if (fa.count == 2 && fb.count == 2) {
         if (line_line(c, &fa, &fb, 0, l))
             return;
@@ -1484,8 +1485,9 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
          * lay 2.6e-4 off the box; a box's edge 2.9e-2 long across a cone's
          * side 0.14 long, both ties: the box's end anchored the contact, 6e-3
          * off the cone (the core's fuzzer). */
-        if (support_sensitivity(&c->a, n) > 0.5 * v3_len(v3_sub(fa.v[1], fa.v[0])) &&
-            support_sensitivity(&c->b, v3_neg(n)) > 0.5 * v3_len(v3_sub(fb.v[1], fb.v[0])) &&
+        sens_a = support_sensitivity(&c->a, n);
+        sens_b = support_sensitivity(&c->b, v3_neg(n));
+        if (sens_a > 0.5 * v3_len(v3_sub(fa.v[1], fa.v[0])) && sens_b > 0.5 * v3_len(v3_sub(fb.v[1], fb.v[0])) &&
             line_line(c, &fa, &fb, 1, l))
             return;
         set_point(&c->a, shape_support(c->a.s, dir_to_local(&c->a, n), NULL), fa.code, 0, &fa);
@@ -1541,7 +1543,7 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
         point_a = 0, point_b = 1;
     }
     if (point_a && point_b) {
-        const int steady = steadier_support(c, n);
+        const int steady = sens_a >= 0 ? steadier_of(sens_a, sens_b) : steadier_support(c, n);
         if (steady == 1)
             point_b = 0;
         else if (steady == 2)
