@@ -1713,6 +1713,44 @@ START_TEST(hostile_tiny_ellipsoid_on_a_box_face)
 }
 END_TEST
 
+/* Two boxes about 1e5 across, corner to corner 2.3e-10 apart at 8.6e5 from
+ * the origin (the core's fuzzer), with a tolerance below the gap there and
+ * no room left to restart: the run stalls on the single point w of D at the
+ * corners, |w| = |x| = 2.3e-10. Taking |w| as the rounding scale let x's
+ * direction stand, though a and b, 1e5 from A's centre, carry rounding of
+ * ~1e-11: the normal was 0.08 rad off, the boxes 2,019 deep along it (the
+ * contact manifold on it put its point 9,913 off a box). Truth: the lower
+ * bound's direction, along which the boxes are apart. */
+START_TEST(hostile_corners_touching_far_out_stall)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(73758.994591901224, 60705.060607973792, 131844.71961580735), 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(14628.85796585432, 26787.280059886121, 11723.36776284557), 0), MK_OK);
+    const mk_transform xa = {{{{-0.2099665981235046, 0.28109111901542078, 0.93643035538319763},
+                               {0.95054911202685854, -0.16549293023383127, 0.26280881961526986},
+                               {0.22884582866505099, 0.94530411659596592, -0.23244292600405658}}},
+                             {743184.49924204953, 620415.44816388167, -196914.83736075179}};
+    const mk_transform xb = {{{{-0.46055508152905889, -0.53073951178441792, -0.71148056017617167},
+                               {-0.52203128814115385, -0.48631887218518854, 0.70069771567931738},
+                               {-0.71789438713466003, 0.69412500688807033, -0.053086003175856877}}},
+                             {880838.1396790978, 744009.11015898397, -162011.1205071187}};
+    mk_pair p = {&a, xa, &b, xb};
+    for (int v = 0; v < NVARIANTS; ++v) {
+        for (int it = 6; it <= 12; ++it) {
+            mk_gjk_settings s = settings_for(v, (tol_cfg){1e-24, 0});
+            s.max_iterations = it;
+            mk_gjk_result g;
+            mk_status st = mk_gjk_distance(&p, &s, NULL, &g);
+            if (st != MK_GJK_SEPARATED)
+                continue;
+            const double sep = -or_support_value(&b, &xb, v3_neg(g.normal)) - or_support_value(&a, &xa, g.normal);
+            ck_assert_msg(sep >= -1e-14 * 1e6, "%s, %d iterations: along the normal the boxes overlap by %.3g",
+                          VARIANTS[v].name, it, -sep);
+        }
+    }
+}
+END_TEST
+
 /* Two rounded boxes about 3e-5 across, 3.2e-5 apart at coordinates of 2e5
  * (the core's fuzzer), where the absolute tolerance 1e-8 exceeds the squared
  * distance: GJK stopped after one iteration on a gap of 6.1e-9 > 2 |x|^2,
@@ -1826,6 +1864,7 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_rounding_level_first_plane);
     tcase_add_test(hostile, hostile_floor_on_a_large_face);
     tcase_add_test(hostile, hostile_stall_between_parallel_faces);
+    tcase_add_test(hostile, hostile_corners_touching_far_out_stall);
     tcase_add_test(hostile, hostile_touching_normal_separates);
     tcase_add_test(hostile, hostile_small_distance_loose_tolerance);
     tcase_add_test(hostile, hostile_tiny_ellipsoid_on_a_box_face);

@@ -35,8 +35,8 @@
 #define MK_GJK_RESTART_ROOM 8
 #define MK_GJK_FLOOR 65536
 #define MK_GJK_RESTART_REL 1e-6
-/* Squared ratio |x| / max |w| below which a stalled x's direction may be
- * rounding noise (x_separates). */
+/* Squared ratio |x| / max(|a|, |b|) (the simplex's support points) below
+ * which a stalled x's direction may be rounding noise (x_separates). */
 #define MK_GJK_FLOOR_DIR 1e-16
 
 mk_gjk_settings mk_gjk_default_settings(void)
@@ -588,17 +588,23 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
  * (the contact manifold on it put its point 34 deep, at the box's far
  * corner; the core's fuzzer). The lower bound's direction separates them
  * (by the certified lb > 0): the caller takes the normal from it then. Above
- * the floor x's direction is good to rounding, ~1e-16 |w| / |x|, and no
- * support is spent (exact answers on polytopes often end in a stall: a
+ * the floor x's direction is good to rounding, ~1e-16 max(|a|, |b|) / |x|,
+ * and no support is spent (exact answers on polytopes often end in a stall: a
  * support there cost the box bench 1.8% of its instructions). The pair and
  * x come by value, so that the query's own ctx and run need not live in
  * memory (passing their addresses cost 1.5% of the instructions, 8% of the
  * time). */
 static int x_separates(ctx c, mk_vec3 x, const mk_simplex *sx)
 {
+    /* The rounding scale is that of the support points each w = a - b was
+     * made of, not of w: two boxes 1e5 across, corner to corner 2.3e-10
+     * apart at 8.6e5 from the origin, stalled on the single point w of D
+     * there, |w| = |x|, while a and b carry rounding of ~1e-11 (x's
+     * direction 0.08 rad off, the shapes 2,019 deep along it; the core's
+     * fuzzer). */
     mk_real w2 = 0;
     for (int i = 0; i < sx->count; ++i)
-        w2 = fmax(w2, v3_len2(sx->w[i]));
+        w2 = fmax(w2, fmax(v3_len2(sx->a[i]), v3_len2(sx->b[i])));
     if (v3_len2(x) > MK_GJK_FLOOR_DIR * w2)
         return 1;
     mk_simplex tmp;
