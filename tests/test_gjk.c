@@ -1751,6 +1751,42 @@ START_TEST(hostile_corners_touching_far_out_stall)
 }
 END_TEST
 
+/* An ellipsoid 0.3 x 0.5 x 0.2, turned at random, 1.5e-5 to 6e-5 below the
+ * bottom face of a box 4 x 2 x 4: the default (absolute) tolerance 1e-8 is
+ * far above the squared distance, where the gap alone bounds the normal by
+ * sqrt(g / 2) / |x| ~ 2 rad, and the distance's bracket by g / (2 |x|):
+ * vanilla's first pair ended on [4.8e-5, 5.4e-5] around 5.0e-5 (a scratch
+ * run of 200 such poses had 2 called touching, and collide then ran EPA on
+ * a separated pair). Near contact the tolerance is tightened to 1e-4 |x|^2.
+ * Truth: the distance is the set gap, the normal the face's, +y. */
+START_TEST(near_contact_default_tolerance_certifies_normal)
+{
+    mk_shape e, b;
+    ck_assert_int_eq(mk_shape_ellipsoid(&e, v3(0.3, 0.5, 0.2)), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(2, 1, 2), 0), MK_OK);
+    or_rng r = or_rng_make(0x3e5);
+    const mk_mat3 I = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    for (int i = 0; i < 200; ++i) {
+        const mk_transform xe = or_pose(&r, v3(or_uniform(&r, -1, 1), 0, or_uniform(&r, -1, 1)));
+        const double gap = 3e-5 * or_uniform(&r, 0.5, 2);
+        const mk_transform xb = {I, {0, or_support_value(&e, &xe, v3(0, 1, 0)) + 1 + gap, 0}};
+        mk_pair p = {&e, xe, &b, xb};
+        for (int v = 0; v < NVARIANTS; ++v) {
+            mk_gjk_settings s = settings_for(v, (tol_cfg){1e-8, 0});
+            mk_gjk_result g;
+            ck_assert_msg(mk_gjk_distance(&p, &s, NULL, &g) == MK_GJK_SEPARATED, "%s, pair %d (gap %.3g): %s",
+                          VARIANTS[v].name, i, gap, mk_status_string(g.status));
+            ck_assert_msg(g.lower_bound <= gap * (1 + 1e-9) && gap <= g.upper_bound * (1 + 1e-9) &&
+                              g.upper_bound - g.lower_bound <= 1e-4 * gap,
+                          "%s, pair %d: [%.12g, %.12g], truth %.12g", VARIANTS[v].name, i, g.lower_bound,
+                          g.upper_bound, gap);
+            ck_assert_msg(g.normal.y >= cos(7e-3), "%s, pair %d: normal (%g, %g, %g)", VARIANTS[v].name, i,
+                          g.normal.x, g.normal.y, g.normal.z);
+        }
+    }
+}
+END_TEST
+
 /* Two rounded boxes about 3e-5 across, 3.2e-5 apart at coordinates of 2e5
  * (the core's fuzzer), where the absolute tolerance 1e-8 exceeds the squared
  * distance: GJK stopped after one iteration on a gap of 6.1e-9 > 2 |x|^2,
@@ -1868,6 +1904,7 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_touching_normal_separates);
     tcase_add_test(hostile, hostile_small_distance_loose_tolerance);
     tcase_add_test(hostile, hostile_tiny_ellipsoid_on_a_box_face);
+    tcase_add_test(hostile, near_contact_default_tolerance_certifies_normal);
     suite_add_tcase(s, hostile);
     return s;
 }

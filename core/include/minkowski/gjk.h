@@ -47,7 +47,7 @@ typedef struct mk_gjk_settings {
     mk_gjk_variant variant;
     int normalize_dir;      /* eq. 33 for the momentum update (both momentum variants) */
     int fallback_to_vanilla;/* eq. 32 switch when momentum stalls; default 1 */
-    int relative_tolerance; /* 0: stop on g <= tol; 1: stop on g <= tol * ||x||^2 */
+    int relative_tolerance; /* 0: stop on g <= min(tol, 1e-4 ||x||^2); 1: stop on g <= tol * ||x||^2 */
     mk_real tolerance;      /* on the duality gap g (units of length^2 when absolute) */
     int max_iterations;     /* > 0; reaching it returns MK_GJK_MAX_ITER */
     mk_gjk_init init;
@@ -57,11 +57,13 @@ typedef struct mk_gjk_settings {
 /* Nesterov with normalisation off, fallback on, absolute tolerance 1e-8 on the
  * gap (1e-4 on distances in metres), 128 iterations, bounding-box initial guess.
  * The gap bounds |x - x*|^2 <= g / 2 (x: the answer's point of the cores'
- * difference, x* the closest one), so the normal's angle is only known to
- * about sqrt(g / 2) / |x|: with the absolute 1e-8, 7e-5 rad for cores 1 apart
- * but 0.07 rad for cores 3e-5 apart. For shapes much smaller than a metre set
- * relative_tolerance (g <= tol |x|^2 bounds the angle by sqrt(tol / 2) at any
- * scale), or scale the absolute tolerance with the square of the size. */
+ * difference, x* the closest one), so the normal's angle is known to about
+ * sqrt(g / 2) / |x|. The absolute tolerance is tightened to 1e-4 |x|^2 where
+ * that is smaller (cores closer than 1e-2 with the default): the normal is
+ * then known to 7e-3 rad at any distance (without it, 0.07 rad for cores 3e-5
+ * apart), and the distance to 5e-5 of itself. Near the rounding floor the
+ * query stops where floating point stalls it. For a tighter normal set
+ * relative_tolerance (g <= tol |x|^2 bounds the angle by sqrt(tol / 2)). */
 MK_API mk_gjk_settings mk_gjk_default_settings(void);
 
 /* What identifies a shape's core for the cache's simplex: its type, sizes
