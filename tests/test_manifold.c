@@ -1332,6 +1332,72 @@ START_TEST(thin_user_hull_keeps_witnesses_apart)
 }
 END_TEST
 
+/* A needle 1.4 long and 3e-5 thick (a user shape over a hull's vertices)
+ * whose bottom end touches the end of an edge 170 long of a user box-like
+ * hull, 2.3e-11 apart, the normal across both (the core's fuzzer). The
+ * needle's support is a corner of its side face, the edge's a tie along it:
+ * the edge's support, its far end, anchored the contact 171 off the needle.
+ * The edge's point nearest the needle's corner is the contact. Truth: the
+ * hulls' exact distances to the points. */
+START_TEST(needle_end_on_a_user_edge_end)
+{
+    static const mk_vec3 needle[] = {
+        {-7.2118460683077245e-06, 1.4732169867375827e-05, -0.22990276814068084},
+        {-1.1901483568369461e-05, 5.2588383833819309e-06, 0.4515257532967194},
+        {1.6245293322070335e-05, -3.6400181498005748e-06, 0.14368363177190327},
+        {-2.668436955147333e-06, 3.9148031526759329e-06, -0.44232503329584222},
+        {-1.5877096607913622e-05, -1.8984389130200486e-06, 0.49575216561918828},
+        {-9.6338473310349747e-06, -1.1797223720132589e-05, 0.59220875360446179},
+        {-6.9758646504553648e-06, 1.4174865925757119e-05, -0.043171096669186469},
+        {9.9211840014207728e-06, 7.5136868441365949e-06, -0.6392557722543778},
+        {-7.0285671171026976e-06, -1.2637163444274223e-05, -0.11679123007335722},
+        {-4.2653547243127486e-06, -1.0474612899144084e-05, -0.25877447402783521},
+        {-1.183124537148848e-05, 1.1314178420344089e-05, 0.77975246575059742},
+        {-7.2934146296770063e-06, 1.3207974844821931e-05, 0.28522486267113584},
+        {-1.3924132982117957e-05, 8.9683607704356216e-06, 0.67190981383971182},
+        {-6.3867629678914713e-06, 1.448354059763619e-05, 0.092298048077604153},
+        {-5.63852925920657e-06, 1.1934294684651926e-05, -0.043529514787703213},
+        {6.0334382093434224e-06, -9.0501548020628188e-06, 0.065639326088751615},
+        {-1.2897865572873402e-05, -2.7896509320597171e-06, 0.15925774707148233},
+        {9.1520765686906746e-06, -1.3871869614795602e-05, 0.098246750465384808},
+        {-6.3551237322014385e-06, 9.9685595731003467e-06, 0.1322841131304949},
+        {4.5991044185291943e-06, -1.438327871360315e-05, 0.33067111475546818},
+        {1.1741031663318089e-05, 2.6416008317528255e-07, -0.51192481297892589}};
+    static const mk_vec3 block[] = {
+        {39.042414252892009, -73.699867778482471, -30.490977271004247},
+        {40.177925844866195, -79.153912149280401, 2.4643016190303069},
+        {-9.4595005069243996, 88.273120937382927, -2.0135258465653028},
+        {-8.3239889149502133, 82.819076566584997, 30.941753043469255},
+        {8.3239889149502133, -82.819076566584997, -30.941753043469255},
+        {9.4595005069243996, -88.273120937382927, 2.0135258465653028},
+        {-40.177925844866195, 79.153912149280401, -2.4643016190303069},
+        {-39.042414252892009, 73.699867778482471, 30.490977271004247}};
+    mk_hull *ha = NULL, *hb = NULL;
+    ck_assert_int_eq(mk_hull_create(needle, 21, &ha), MK_OK);
+    ck_assert_int_eq(mk_hull_create(block, 8, &hb), MK_OK);
+    mk_shape ua, ub, a, b;
+    ck_assert_int_eq(mk_shape_user(&ua, user_hull_support, ha, ha->aabb_min, ha->aabb_max, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_user(&ub, user_hull_support, hb, hb->aabb_min, hb->aabb_max, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&a, ha, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&b, hb, 0), MK_OK);
+    const mk_mat3 R = {{{-2.2204460492503131e-16, 1, 0}, {-1, -2.2204460492503131e-16, 0}, {0, 0, 1}}};
+    const mk_transform xa = {R, {0, 0, 0}};
+    const mk_transform xb = {R, {-73.699860264547169, -39.042424174025655, -31.13023304194212}};
+    mk_pair p = {&ua, xa, &ub, xb};
+    const mk_vec3 n = V(0.28686019107911492, -0.95797245824748101, -3.6513280524988166e-06);
+    mk_manifold m;
+    ck_assert_int_eq(mk_contact_manifold(&p, n, 2.304647490184348e-11, NULL, &m), MK_OK);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const double da = or_point_shape(&a, &xa, m.points[i].point_a, NULL);
+        const double db = or_point_shape(&b, &xb, m.points[i].point_b, NULL);
+        ck_assert_msg(da <= 1e-9 && db <= 1e-9, "point %d: %.3g off the needle, %.3g off the block", i, da, db);
+    }
+    mk_hull_destroy(ha);
+    mk_hull_destroy(hb);
+}
+END_TEST
+
 /* Two cylinders whose sides cross, each nearly across the normal: A's side
  * line tilted 0.047 rad from the contact plane (within MK_MF_LINE_ANGLE, so a
  * line), B's exactly in it. The lines' closest points were 0.1244 deep where
@@ -2739,6 +2805,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, tiny_tetrahedron_over_a_cylinder_cap_normal_a_hair_off);
     tcase_add_test(t, box_edge_across_a_cone_side_normal_a_hair_off);
     tcase_add_test(t, box_edge_across_a_long_cone_both_ties);
+    tcase_add_test(t, needle_end_on_a_user_edge_end);
     tcase_add_test(t, user_box_face_clips_a_smaller_box);
     tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);

@@ -1322,6 +1322,28 @@ static int steadier_support(const mf_ctx *c, mk_vec3 n)
     return steadier_of(support_sensitivity(&c->a, n), support_sensitivity(&c->b, v3_neg(n)));
 }
 
+/* The point of a line feature lf of x that anchors it against a face's point
+ * q (a corner the face's support picked): the line's support along dir (its
+ * deeper end when tilted), unless a tilt of dir by MK_MF_TILT moves that by
+ * more than half the line (a tie: every point of the line is as deep, to
+ * within the tilt), then the line's point nearest q. A needle 1.4 long
+ * (a user shape, its side a face 3e-5 wide whose support was a corner at
+ * its end) touching the end of a user hull's edge 170 long: the edge's
+ * support was its far end, and the contact point lay 171 off the needle
+ * (the core's fuzzer). */
+static void line_anchor(const posed *x, mk_vec3 dir, mk_vec3 q, line_feature *lf)
+{
+    const mk_vec3 v = v3_sub(lf->v[1], lf->v[0]);
+    if (support_sensitivity(x, dir) > 0.5 * v3_len(v)) {
+        lf->v[0] = closest_on_segment(q, lf->v[0], v);
+        lf->count = 1;
+        lf->flat = lf->corner = 0;
+        lf->tag[0] = 0;
+        return;
+    }
+    set_point(x, shape_support(x->s, dir_to_local(x, dir), NULL), lf->code, 0, lf);
+}
+
 /* The pair p (on A), q (on B) replaced by their midpoint moved half their
  * separation along n each way. */
 static void push_midpoint(cand_list *l, mk_vec3 p, mk_vec3 q, mk_vec3 n, uint32_t id)
@@ -1536,10 +1558,10 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
      * anywhere on the face (a cylinder lying deep inside a user box got its
      * point at the box's corner, 1.4e6 off the cylinder). */
     if (fa.count == 2 && fb.count == 1 && (fb.flat || fb.corner)) {
-        set_point(&c->a, shape_support(c->a.s, dir_to_local(&c->a, n), NULL), fa.code, 0, &fa);
+        line_anchor(&c->a, n, fb.v[0], &fa);
         point_a = 1, point_b = 0;
     } else if (fb.count == 2 && fa.count == 1 && (fa.flat || fa.corner)) {
-        set_point(&c->b, shape_support(c->b.s, dir_to_local(&c->b, v3_neg(n)), NULL), fb.code, 0, &fb);
+        line_anchor(&c->b, v3_neg(n), fa.v[0], &fb);
         point_a = 0, point_b = 1;
     }
     if (point_a && point_b) {
