@@ -79,7 +79,7 @@ typedef struct mk_bullet_options {
      * off on cold queries (mk_bench). */
     mk_gjk_variant variant;
     int normalize_dir;             /* eq. 33 of GJK++ */
-    double tolerance;              /* on the GJK duality gap (m^2), default 1e-8 */
+    double tolerance;              /* on the GJK duality gap (m^2), default 1e-8 (gjk.h: and 1e-4 |x|^2 near contact) */
     unsigned pairs;                /* a pair is taken over when both kinds are in this mask */
     mk_bullet_margin_mode margin_mode;
     mk_bullet_contact_mode contact_mode;

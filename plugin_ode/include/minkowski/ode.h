@@ -109,7 +109,7 @@ typedef struct mk_ode_options {
      * (mk_bench). */
     mk_gjk_variant variant;
     int normalize_dir;       /* eq. 33 of GJK++ */
-    double tolerance;        /* on the GJK duality gap (m^2), default 1e-8 */
+    double tolerance;        /* on the GJK duality gap (m^2), default 1e-8 (gjk.h: and 1e-4 |x|^2 near contact) */
     unsigned pairs;          /* a stock pair is taken over when both kinds are in the mask */
     mk_ode_contact_model contact_model;
     /* 0 (default): take over every selected pair. 1: only the pairs ODE answers
