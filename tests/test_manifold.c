@@ -1398,6 +1398,43 @@ START_TEST(needle_end_on_a_user_edge_end)
 }
 END_TEST
 
+/* A rod (a cylinder 4.8 in radius, 1,000 long) through the middle of a
+ * rounded user box (half extents 397 x 750 x 462, radius 245), the box's face
+ * 1e-3 rad off the normal after a small move (the core's fuzzer, a warm
+ * step). The rod's support is its side line, the box's a corner 800 beside
+ * the rod: anchored on the corner, the contact's point on the rod's support
+ * plane lay 742 off the rod. The point beside the rod's reach gives way to
+ * the rod's point nearest it. Truth: the exact distances to the rod and to
+ * the same box built in. */
+START_TEST(rod_through_a_user_box_anchors_on_the_rod)
+{
+    static const mk_vec3 h = {396.99673683398959, 749.53232678758491, 462.01520711908086};
+    const double r = 245.21071272490883;
+    mk_shape a, b, bb;
+    ck_assert_int_eq(mk_shape_cylinder(&a, 4.7855388922661026, 500.94635753658781, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_user(&b, user_box_support, &h, scl(h, -1), h, r), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&bb, h, r), MK_OK);
+    const mk_transform xa = {{{{0.69123322267869547, 0.15499909978779336, -0.70581294330027622},
+                               {-0.61304246214037705, 0.64289785407071842, -0.45919635107884926},
+                               {0.38259060558002417, 0.75010507816987815, 0.53941338528597116}}},
+                             {0, 0, 0}};
+    const mk_transform xb = {{{{0.6912932448040825, 0.15560290199407978, -0.70562127701711497},
+                               {-0.6129622694271063, 0.6433711680930897, -0.45864015995691598},
+                               {0.38261064536551381, 0.74957406369054314, 0.54013685034019931}}},
+                             {-1.8941583400105269, 0.059473867014634751, -2.5703476200596937}};
+    mk_pair p = {&a, xa, &b, xb};
+    mk_collide_settings cs = mk_collide_default_settings();
+    mk_manifold m;
+    ck_assert_int_eq(mk_collide(&p, &cs, NULL, &m), MK_PENETRATING);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const double da = or_point_shape(&a, &xa, m.points[i].point_a, NULL);
+        const double db = or_point_shape(&bb, &xb, m.points[i].point_b, NULL);
+        ck_assert_msg(da <= 1e-3 && db <= 1e-3, "point %d: %.3g off the rod, %.3g off the box", i, da, db);
+    }
+}
+END_TEST
+
 /* Two cylinders whose sides cross, each nearly across the normal: A's side
  * line tilted 0.047 rad from the contact plane (within MK_MF_LINE_ANGLE, so a
  * line), B's exactly in it. The lines' closest points were 0.1244 deep where
@@ -2806,6 +2843,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, box_edge_across_a_cone_side_normal_a_hair_off);
     tcase_add_test(t, box_edge_across_a_long_cone_both_ties);
     tcase_add_test(t, needle_end_on_a_user_edge_end);
+    tcase_add_test(t, rod_through_a_user_box_anchors_on_the_rod);
     tcase_add_test(t, user_box_face_clips_a_smaller_box);
     tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);

@@ -1322,6 +1322,20 @@ static int steadier_support(const mf_ctx *c, mk_vec3 n)
     return steadier_of(support_sensitivity(&c->a, n), support_sensitivity(&c->b, v3_neg(n)));
 }
 
+/* Whether the point f (frame, on x's support plane) lies beside x, a line
+ * feature's shape: farther from the line's point `on` nearest it than x
+ * (its rounding radius included) reaches from there in that direction, by
+ * more than tol. */
+static int beside_line(const posed *x, mk_vec3 on, mk_vec3 f, mk_real tol)
+{
+    const mk_vec3 d = v3_sub(f, on);
+    const mk_real len = v3_len(d);
+    if (!(len > tol))
+        return 0;
+    const mk_vec3 u = v3_scale(d, 1 / len);
+    return len > v3_dot(u, v3_sub(support_frame(x, u), on)) + x->s->radius + tol;
+}
+
 /* The point of a line feature lf of x that anchors it against a face's point
  * q (a corner the face's support picked): the line's support along dir (its
  * deeper end when tilted), unless a tilt of dir by MK_MF_TILT moves that by
@@ -1578,28 +1592,45 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
      * support at the line's far end (a capsule end on the side of a cylinder
      * 1e4 long, the normal 3e-4 rad off from a warm start: 0.56 to 104 deep
      * where the overlap is 0.53; the ODE adapter's fuzzer). */
+    /* Where the anchor's foot on the line's support plane lies beside the
+     * line's shape (farther from the line than the shape reaches that way,
+     * beside_line), the pair is the line's point nearest the foot and its own
+     * foot on the anchor's plane: the anchor, though the deepest point, is
+     * not over the line (a rod 1,000 long through the middle of a rounded
+     * user box 1,500 across, its face 1e-3 rad off the normal: the box's
+     * support, a corner 800 beside the rod, put the point 742 off the rod;
+     * the core's fuzzer). */
+    const mk_real beside = MK_MF_DEPTH_CHECK * c->scale;
     if (point_a && !point_b) {
         mk_vec3 sb = support_frame(&c->b, v3_neg(n));
         mk_real sep = v3_dot(v3_sub(sb, fa.v[0]), n);
-        mk_vec3 pb = v3_madd(fa.v[0], sep, n);
+        mk_vec3 pa = fa.v[0], pb = v3_madd(fa.v[0], sep, n);
         if (fb.count == 2) {
-            const mk_vec3 q = closest_on_segment(fa.v[0], fb.v[0], v3_sub(fb.v[1], fb.v[0]));
+            const mk_vec3 v = v3_sub(fb.v[1], fb.v[0]);
+            const mk_vec3 q = closest_on_segment(fa.v[0], fb.v[0], v);
             const mk_real sq = v3_dot(v3_sub(q, fa.v[0]), n);
-            if (sq > sep + MK_MF_DEPTH_CHECK * c->scale)
+            const mk_vec3 on = closest_on_segment(pb, fb.v[0], v);
+            if (sq > sep + beside)
                 sep = sq, pb = q;
+            else if (beside_line(&c->b, on, pb, beside))
+                pb = on, pa = v3_madd(on, -sep, n);
         }
-        push(l, fa.v[0], pb, sep, make_id(0, fa.code, fb.code, fa.tag[0], MK_MF_ID_ANCHOR_A));
+        push(l, pa, pb, sep, make_id(0, fa.code, fb.code, fa.tag[0], MK_MF_ID_ANCHOR_A));
     } else if (point_b && !point_a) {
         mk_vec3 sa = support_frame(&c->a, n);
         mk_real sep = v3_dot(v3_sub(fb.v[0], sa), n);
-        mk_vec3 pa = v3_madd(fb.v[0], -sep, n);
+        mk_vec3 pa = v3_madd(fb.v[0], -sep, n), pb = fb.v[0];
         if (fa.count == 2) {
-            const mk_vec3 q = closest_on_segment(fb.v[0], fa.v[0], v3_sub(fa.v[1], fa.v[0]));
+            const mk_vec3 v = v3_sub(fa.v[1], fa.v[0]);
+            const mk_vec3 q = closest_on_segment(fb.v[0], fa.v[0], v);
             const mk_real sq = v3_dot(v3_sub(fb.v[0], q), n);
-            if (sq > sep + MK_MF_DEPTH_CHECK * c->scale)
+            const mk_vec3 on = closest_on_segment(pa, fa.v[0], v);
+            if (sq > sep + beside)
                 sep = sq, pa = q;
+            else if (beside_line(&c->a, on, pa, beside))
+                pa = on, pb = v3_madd(on, sep, n);
         }
-        push(l, pa, fb.v[0], sep, make_id(0, fa.code, fb.code, fb.tag[0], MK_MF_ID_ANCHOR_B));
+        push(l, pa, pb, sep, make_id(0, fa.code, fb.code, fb.tag[0], MK_MF_ID_ANCHOR_B));
     } else {
         /* two equally sensitive points; or a face against a face or line (the
          * face path found no contact on it): the midpoint of the supports */
