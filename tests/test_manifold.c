@@ -1435,6 +1435,64 @@ START_TEST(rod_through_a_user_box_anchors_on_the_rod)
 }
 END_TEST
 
+/* A rounded box 2.4e-5 x 4.6e-5 x 9.6e-5 face down in the middle of a user
+ * hull 9e-3 wide and 3e-8 thick (the core's fuzzer, both centred at one
+ * point). The box's face is its feature (flat), the plate's support a corner
+ * of its top 4e-3 away: anchored there, the point on the box's plane lay
+ * 4e-3 off the box. The foot beside the box's face gives way to the face's
+ * rim point toward it (paired with its foot on the plate's support plane).
+ * Truth: the exact distances to the box and to the plate built as a hull. */
+START_TEST(small_box_face_on_a_user_plate)
+{
+    static const mk_vec3 plate[] = {
+        {-0.0036202087630468898, -0.00071410837217373939, 5.606350776239543e-09},
+        {0.0020080545361197918, 0.0037128841359465657, -7.0587885139147894e-09},
+        {0.0026450422143620943, -0.0022574481410076014, -1.1498649152397541e-08},
+        {0.0045005462031793677, 0.0015928513777862315, -1.3326969035784112e-08},
+        {-0.00016179745840669196, 0.001968131970503099, 2.5682498100247806e-09},
+        {0.00095312178823268564, 0.00098714126679971814, 1.4711234173520632e-08},
+        {0.0029674544895095696, -0.0015062189382712191, -1.2049487303311392e-08},
+        {-0.0023131419662298855, -0.0041943183348183213, -1.0561710357444783e-08},
+        {-0.0043134485503479539, 0.0010594257989019746, -7.2245623399730089e-09},
+        {-0.0037987922551052161, 0.0012321462034606972, -5.444030519144817e-09},
+        {-0.0039363450447254507, -0.00030369596205686948, 1.3456272240887793e-08},
+        {0.0029141215179755383, -0.0032896534096351006, -9.1033828895805122e-09},
+        {-0.0023397966314085287, 0.0027198720636140003, -1.4839242966036693e-08},
+        {0.0034479596492605212, -0.00050186912296834151, 8.229265383749844e-09},
+        {-0.00076964538129852542, -0.0025880402540522937, -6.6255319326792021e-10},
+        {0.0043342753275380404, 0.00079797382871548935, 1.5794730742312358e-08},
+        {0.0015967231051981787, 0.0040525976758912846, -2.9213308219384297e-09},
+        {-0.0016621348550659612, -0.0044241573555965606, -9.9870701559104309e-09},
+        {-0.00076929178106749255, 0.0028906612827442144, -1.3062674788885677e-08},
+        {-0.0030036480540451098, 0.0032412554905440101, 1.2401372664750818e-09},
+        {-0.0028900775616456371, -0.0027823525844230612, 1.5480746866832392e-08},
+        {-0.0034274968767700181, 0.0030683446299062185, -7.669969636074017e-09},
+        {-0.0028510290185806554, -0.0029982682503540276, -1.1406684105107456e-08}};
+    mk_hull *hb = NULL;
+    ck_assert_int_eq(mk_hull_create(plate, 23, &hb), MK_OK);
+    mk_shape a, ub, b;
+    const mk_vec3 h = V(1.2071533955353985e-05, 2.2762303192637554e-05, 4.8137249105935366e-05);
+    ck_assert_int_eq(mk_shape_box(&a, h, 2.4423777600673691e-06), MK_OK);
+    ck_assert_int_eq(mk_shape_user(&ub, user_hull_support, hb, hb->aabb_min, hb->aabb_max, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&b, hb, 0), MK_OK);
+    const mk_transform x = {{{{2.2204460492503131e-16, -1, 0}, {1, 2.2204460492503131e-16, 0}, {0, 0, 1}}},
+                            {-0.058845613079604717, -0.13862629148469824, -0.10775612107051198}};
+    mk_pair p = {&a, x, &ub, x};
+    mk_collide_settings cs = mk_collide_default_settings();
+    mk_manifold m;
+    ck_assert_int_eq(mk_collide(&p, &cs, NULL, &m), MK_PENETRATING);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const double da = or_point_shape(&a, &x, m.points[i].point_a, NULL);
+        const double db = or_point_shape(&b, &x, m.points[i].point_b, NULL);
+        /* the plate's own point on the plane of its support: its top is
+         * uneven by up to its thickness, 3e-8 */
+        ck_assert_msg(da <= 1e-9 && db <= 3e-8, "point %d: %.3g off the box, %.3g off the plate", i, da, db);
+    }
+    mk_hull_destroy(hb);
+}
+END_TEST
+
 /* Two cylinders whose sides cross, each nearly across the normal: A's side
  * line tilted 0.047 rad from the contact plane (within MK_MF_LINE_ANGLE, so a
  * line), B's exactly in it. The lines' closest points were 0.1244 deep where
@@ -2844,6 +2902,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, box_edge_across_a_long_cone_both_ties);
     tcase_add_test(t, needle_end_on_a_user_edge_end);
     tcase_add_test(t, rod_through_a_user_box_anchors_on_the_rod);
+    tcase_add_test(t, small_box_face_on_a_user_plate);
     tcase_add_test(t, user_box_face_clips_a_smaller_box);
     tcase_add_test(t, thin_user_hull_keeps_witnesses_apart);
     tcase_add_test(t, tunnelled_box_takes_the_other_reference_face);
