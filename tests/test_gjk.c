@@ -1787,6 +1787,30 @@ START_TEST(near_contact_default_tolerance_certifies_normal)
 }
 END_TEST
 
+/* An ellipsoid 7e-6 across touching a box 1.6e-3 x 2.3e-4 x 6.1e-4, 1.2e-11
+ * apart (the core's fuzzer, a user box there). A run that stalls ends on the
+ * projection after its last support, never measured: with the user box,
+ * Nesterov's was 0.29 rad off the lower bound's direction and the shapes
+ * 2.4e-4 deep along it (the contact manifold on it put its point 7e-4 off
+ * the ellipsoid); with the built-in box, Polyak's, 7.7e-7 deep. Truth: along
+ * the normal the shapes are apart. */
+START_TEST(hostile_stalled_projection_not_measured)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_ellipsoid(&a, v3(2.8775415972953384e-06, 3.5605060068458149e-06, 7.6345001101905031e-07)),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(0.00080010806104092796, 0.00011312640008867963, 0.00030339487870386473), 0),
+                     MK_OK);
+    const mk_mat3 R = {{{-0.44675778036742253, 0.74924691986694092, 0.48891363117740561},
+                        {0.26360838737367515, -0.4119807252149621, 0.87222846786699471},
+                        {0.8549374853095546, 0.51855658815721961, -0.013452177939620391}}};
+    const mk_transform xa = {R, {0, 0, 0}};
+    const mk_transform xb = {R, {8.7427314320789152e-05, -4.8072759504855895e-05, 6.05087690938831e-05}};
+    mk_pair p = {&a, xa, &b, xb};
+    check_normal_separates(&p, 1e-3);
+}
+END_TEST
+
 /* Two rounded boxes about 3e-5 across, 3.2e-5 apart at coordinates of 2e5
  * (the core's fuzzer), where the absolute tolerance 1e-8 exceeds the squared
  * distance: GJK stopped after one iteration on a gap of 6.1e-9 > 2 |x|^2,
@@ -1901,6 +1925,7 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_floor_on_a_large_face);
     tcase_add_test(hostile, hostile_stall_between_parallel_faces);
     tcase_add_test(hostile, hostile_corners_touching_far_out_stall);
+    tcase_add_test(hostile, hostile_stalled_projection_not_measured);
     tcase_add_test(hostile, hostile_touching_normal_separates);
     tcase_add_test(hostile, hostile_small_distance_loose_tolerance);
     tcase_add_test(hostile, hostile_tiny_ellipsoid_on_a_box_face);
