@@ -1398,6 +1398,23 @@ START_TEST(needle_end_on_a_user_edge_end)
 }
 END_TEST
 
+/* mk_collide's points on the pair p (default settings, status want): at
+ * least one, each at most tol_a outside oa and tol_b outside ob (the pair's
+ * shapes, or built-in twins of its user shapes; the oracle's distances). */
+static void collide_points_within(const mk_pair *p, mk_status want, const mk_shape *oa, const mk_shape *ob,
+                                  double tol_a, double tol_b)
+{
+    mk_collide_settings cs = mk_collide_default_settings();
+    mk_manifold m;
+    ck_assert_int_eq(mk_collide(p, &cs, NULL, &m), want);
+    ck_assert_int_ge(m.count, 1);
+    for (int i = 0; i < m.count; ++i) {
+        const double da = or_point_shape(oa, &p->xf_a, m.points[i].point_a, NULL);
+        const double db = or_point_shape(ob, &p->xf_b, m.points[i].point_b, NULL);
+        ck_assert_msg(da <= tol_a && db <= tol_b, "point %d: %.3g outside A, %.3g outside B", i, da, db);
+    }
+}
+
 /* A rod (a cylinder 4.8 in radius, 1,000 long) through the middle of a
  * rounded user box (half extents 397 x 750 x 462, radius 245), the box's face
  * 1e-3 rad off the normal after a small move (the core's fuzzer, a warm
@@ -1423,15 +1440,7 @@ START_TEST(rod_through_a_user_box_anchors_on_the_rod)
                                {0.38261064536551381, 0.74957406369054314, 0.54013685034019931}}},
                              {-1.8941583400105269, 0.059473867014634751, -2.5703476200596937}};
     mk_pair p = {&a, xa, &b, xb};
-    mk_collide_settings cs = mk_collide_default_settings();
-    mk_manifold m;
-    ck_assert_int_eq(mk_collide(&p, &cs, NULL, &m), MK_PENETRATING);
-    ck_assert_int_ge(m.count, 1);
-    for (int i = 0; i < m.count; ++i) {
-        const double da = or_point_shape(&a, &xa, m.points[i].point_a, NULL);
-        const double db = or_point_shape(&bb, &xb, m.points[i].point_b, NULL);
-        ck_assert_msg(da <= 1e-3 && db <= 1e-3, "point %d: %.3g off the rod, %.3g off the box", i, da, db);
-    }
+    collide_points_within(&p, MK_PENETRATING, &a, &bb, 1e-3, 1e-3);
 }
 END_TEST
 
@@ -1478,17 +1487,9 @@ START_TEST(small_box_face_on_a_user_plate)
     const mk_transform x = {{{{2.2204460492503131e-16, -1, 0}, {1, 2.2204460492503131e-16, 0}, {0, 0, 1}}},
                             {-0.058845613079604717, -0.13862629148469824, -0.10775612107051198}};
     mk_pair p = {&a, x, &ub, x};
-    mk_collide_settings cs = mk_collide_default_settings();
-    mk_manifold m;
-    ck_assert_int_eq(mk_collide(&p, &cs, NULL, &m), MK_PENETRATING);
-    ck_assert_int_ge(m.count, 1);
-    for (int i = 0; i < m.count; ++i) {
-        const double da = or_point_shape(&a, &x, m.points[i].point_a, NULL);
-        const double db = or_point_shape(&b, &x, m.points[i].point_b, NULL);
-        /* the plate's own point on the plane of its support: its top is
-         * uneven by up to its thickness, 3e-8 */
-        ck_assert_msg(da <= 1e-9 && db <= 3e-8, "point %d: %.3g off the box, %.3g off the plate", i, da, db);
-    }
+    /* B's point is its foot on the plate's support plane: the plate's top is
+     * uneven by up to its thickness, 3e-8 */
+    collide_points_within(&p, MK_PENETRATING, &a, &b, 1e-9, 3e-8);
     mk_hull_destroy(hb);
 }
 END_TEST
