@@ -596,6 +596,15 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
 
 /* ------------------------------------------------------------ distance */
 
+/* Radius about its origin of a ball holding the shape's core (its local
+ * bounding box's farthest corner). */
+static mk_real bounding_radius(const mk_shape *s)
+{
+    mk_vec3 lo, hi;
+    mk_shape_local_aabb(s, &lo, &hi);
+    return v3_len(v3(fmax(fabs(lo.x), fabs(hi.x)), fmax(fabs(lo.y), fabs(hi.y)), fmax(fabs(lo.z), fabs(hi.z))));
+}
+
 /* Whether the cores are apart along x (the normal -x / |x|) where a run
  * stalled (a run converged on the gap leaves a separating x, x_decides). At
  * the rounding floor |x| ~ 1e-15 and its direction is noise: an ellipsoid
@@ -626,18 +635,20 @@ static int x_separates(ctx c, mk_vec3 x, const mk_simplex *sx, mk_vec3 x_gap, mk
     }
     /* Above the floor, x separates when the iterate the gap was measured at
      * did (by |x_g| - g / (2 |x_g|)) and x's direction is close enough to
-     * that one's: the support value moves by at most |u - u_g| max |w| <=
-     * 2 |u - u_g| max(|a|, |b|) (u: unit directions). The stalled x is the
-     * projection after the last support, not the measured iterate: a user
-     * box 1.6e-3 across touching an ellipsoid 7e-6 across, the stalled x's
-     * direction 0.29 rad off the lower bound's, the shapes 2.4e-4 deep
-     * along it (the core's fuzzer). */
+     * that one's: D's support value moves by at most |u - u_g| max |w| over
+     * D (u: unit directions), and |w| <= |a| + |b| <= r_A + |p| + r_B (the
+     * shapes' bounding radii about their origins, B's origin p in A's
+     * frame). The stalled x is the projection after the last support, not
+     * the measured iterate: a user box 1.6e-3 across touching an ellipsoid
+     * 7e-6 across, the stalled x's direction 0.29 rad off the lower
+     * bound's, the shapes 2.4e-4 deep along it (the core's fuzzer). */
     const mk_real xx = v3_len2(x), xg2 = v3_len2(x_gap);
     if (xx > MK_GJK_FLOOR_DIR * w2 && xg2 > 0) {
         const mk_real lx = sqrt(xx), lg = sqrt(xg2);
         const mk_real sep_gap = lg - gap / (2 * lg);
         const mk_vec3 du = v3_sub(v3_scale(x, 1 / lx), v3_scale(x_gap, 1 / lg));
-        if (sep_gap > 0 && 4 * v3_len2(du) * w2 < sep_gap * sep_gap)
+        const mk_real lip = bounding_radius(c.a) + v3_len(c.p) + bounding_radius(c.b);
+        if (sep_gap > 0 && lip * v3_len(du) < sep_gap)
             return 1;
     }
     mk_simplex tmp;
