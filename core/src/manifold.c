@@ -1374,6 +1374,50 @@ static void line_anchor(const posed *x, mk_vec3 dir, mk_vec3 q, line_feature *lf
     set_point(x, shape_support(x->s, dir_to_local(x, dir), NULL), lf->code, 0, lf);
 }
 
+/* The pair a point p (an anchor: one shape's unique support) makes with
+ * the other shape x, whose feature of along -dir is a line or a point (dir:
+ * frame, from p's shape to x), in *pp (p's side) and *px (x's), and their
+ * separation along dir. The separation is x's support plane's; against a
+ * line the line's nearest point is used instead when the support lies
+ * deeper than it by more than the depth check: a normal a hair off the
+ * perpendicular of a long line puts the support at the line's far end (a
+ * capsule end on the side of a cylinder 1e4 long, the normal 3e-4 rad off
+ * from a warm start: 0.56 to 104 deep where the overlap is 0.53; the ODE
+ * adapter's fuzzer). Where p's foot on x's support plane lies beside x (a
+ * line: farther from it than x reaches that way, beside_line; a face: past
+ * its rim, face_rim_toward), the pair is x's point nearest the foot and its
+ * own foot on p's plane: the anchor, though the deepest point, is not over
+ * x's feature (a rod 1,000 long through the middle of a rounded user box
+ * 1,500 across, its face 1e-3 rad off the normal: the box's support, a
+ * corner 800 beside the rod, put the point 742 off the rod; the core's
+ * fuzzer). */
+static mk_real anchor_pair(const mf_ctx *c, const posed *x, const line_feature *of, mk_vec3 p, mk_vec3 dir, mk_vec3 *pp,
+                           mk_vec3 *px)
+{
+    const mk_real beside = MK_MF_DEPTH_CHECK * c->scale;
+    const mk_real sep = v3_dot(v3_sub(support_frame(x, v3_neg(dir)), p), dir);
+    *pp = p;
+    *px = v3_madd(p, sep, dir);
+    mk_vec3 on;
+    if (of->count == 2) {
+        const mk_vec3 v = v3_sub(of->v[1], of->v[0]);
+        const mk_vec3 q = closest_on_segment(p, of->v[0], v);
+        const mk_real sq = v3_dot(v3_sub(q, p), dir);
+        if (sq > sep + beside) {
+            *px = q;
+            return sq;
+        }
+        on = closest_on_segment(*px, of->v[0], v);
+        if (!beside_line(x, on, *px, beside))
+            return sep;
+    } else if (!(of->flat && face_rim_toward(x, v3_neg(dir), of->v[0], *px, beside, &on))) {
+        return sep;
+    }
+    *px = on;
+    *pp = v3_madd(on, -sep, dir);
+    return sep;
+}
+
 /* The pair p (on A), q (on B) replaced by their midpoint moved half their
  * separation along n each way. */
 static void push_midpoint(cand_list *l, mk_vec3 p, mk_vec3 q, mk_vec3 n, uint32_t id)
@@ -1601,56 +1645,14 @@ static void line_contacts(const mf_ctx *c, face_pick face_a, face_pick face_b, c
         else if (steady == 2)
             point_a = 0;
     }
-    /* The anchor's separation is the other shape's support plane's; against
-     * a line feature (a side line, an edge) the line's nearest point is used
-     * instead when the support lies deeper than it by more than the depth
-     * check: a normal a hair off the perpendicular of a long line puts the
-     * support at the line's far end (a capsule end on the side of a cylinder
-     * 1e4 long, the normal 3e-4 rad off from a warm start: 0.56 to 104 deep
-     * where the overlap is 0.53; the ODE adapter's fuzzer). */
-    /* Where the anchor's foot on the line's support plane lies beside the
-     * line's shape (farther from the line than the shape reaches that way,
-     * beside_line), the pair is the line's point nearest the foot and its own
-     * foot on the anchor's plane: the anchor, though the deepest point, is
-     * not over the line (a rod 1,000 long through the middle of a rounded
-     * user box 1,500 across, its face 1e-3 rad off the normal: the box's
-     * support, a corner 800 beside the rod, put the point 742 off the rod;
-     * the core's fuzzer). */
-    const mk_real beside = MK_MF_DEPTH_CHECK * c->scale;
-    mk_vec3 on_face;
+    /* One anchor: its pair with the other shape (anchor_pair). */
     if (point_a && !point_b) {
-        mk_vec3 sb = support_frame(&c->b, v3_neg(n));
-        mk_real sep = v3_dot(v3_sub(sb, fa.v[0]), n);
-        mk_vec3 pa = fa.v[0], pb = v3_madd(fa.v[0], sep, n);
-        if (fb.count == 2) {
-            const mk_vec3 v = v3_sub(fb.v[1], fb.v[0]);
-            const mk_vec3 q = closest_on_segment(fa.v[0], fb.v[0], v);
-            const mk_real sq = v3_dot(v3_sub(q, fa.v[0]), n);
-            const mk_vec3 on = closest_on_segment(pb, fb.v[0], v);
-            if (sq > sep + beside)
-                sep = sq, pb = q;
-            else if (beside_line(&c->b, on, pb, beside))
-                pb = on, pa = v3_madd(on, -sep, n);
-        } else if (fb.flat && face_rim_toward(&c->b, v3_neg(n), fb.v[0], pb, beside, &on_face)) {
-            pb = on_face, pa = v3_madd(on_face, -sep, n);
-        }
+        mk_vec3 pa, pb;
+        const mk_real sep = anchor_pair(c, &c->b, &fb, fa.v[0], n, &pa, &pb);
         push(l, pa, pb, sep, make_id(0, fa.code, fb.code, fa.tag[0], MK_MF_ID_ANCHOR_A));
     } else if (point_b && !point_a) {
-        mk_vec3 sa = support_frame(&c->a, n);
-        mk_real sep = v3_dot(v3_sub(fb.v[0], sa), n);
-        mk_vec3 pa = v3_madd(fb.v[0], -sep, n), pb = fb.v[0];
-        if (fa.count == 2) {
-            const mk_vec3 v = v3_sub(fa.v[1], fa.v[0]);
-            const mk_vec3 q = closest_on_segment(fb.v[0], fa.v[0], v);
-            const mk_real sq = v3_dot(v3_sub(fb.v[0], q), n);
-            const mk_vec3 on = closest_on_segment(pa, fa.v[0], v);
-            if (sq > sep + beside)
-                sep = sq, pa = q;
-            else if (beside_line(&c->a, on, pa, beside))
-                pa = on, pb = v3_madd(on, sep, n);
-        } else if (fa.flat && face_rim_toward(&c->a, n, fa.v[0], pa, beside, &on_face)) {
-            pa = on_face, pb = v3_madd(on_face, sep, n);
-        }
+        mk_vec3 pa, pb;
+        const mk_real sep = anchor_pair(c, &c->a, &fa, fb.v[0], v3_neg(n), &pb, &pa);
         push(l, pa, pb, sep, make_id(0, fa.code, fb.code, fb.tag[0], MK_MF_ID_ANCHOR_B));
     } else {
         /* two equally sensitive points; or a face against a face or line (the
