@@ -30,8 +30,8 @@ typedef struct mk_pair {
 
 typedef enum mk_gjk_variant {
     MK_GJK_VANILLA = 0, /* fully-corrective Frank-Wolfe: classic GJK */
-    MK_GJK_POLYAK,      /* heavy-ball momentum, y_k = x_k (eq. 28a) */
-    MK_GJK_NESTEROV     /* y_k = delta_k x_k + (1 - delta_k) s_{k-1} (eq. 28a) */
+    MK_GJK_POLYAK,      /* heavy-ball momentum, y_k = x_k (eq. 28a), weight delta_k = 1 / (k + 1) */
+    MK_GJK_NESTEROV     /* y_k = delta_k x_k + (1 - delta_k) s_{k-1} (eq. 28a), delta_k = (k + 1) / (k + 3) */
 } mk_gjk_variant;
 
 typedef enum mk_gjk_init {
