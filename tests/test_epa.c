@@ -1354,6 +1354,47 @@ START_TEST(hostile_very_different_sizes)
 }
 END_TEST
 
+/* The same, as extreme as the core's fuzzer drew it: a cylinder 0.03 across
+ * on the corner region of a box 1.2e6 across, 2e-9 deep. GJK (Polyak with
+ * normalised directions, no fallback) ends on a flat tetrahedron of D, whose
+ * vertices are 1e6 from the origin: its weights carry a relative rounding of
+ * 7e-4, so they put A's support points and B's on two different points, 700
+ * apart. EPA's polytope held the origin only to rounding, the witnesses came
+ * from GJK's common point, and the half sum of the two lay 458 off the
+ * cylinder. The point of the shape whose support points spread less (the
+ * cylinder's) is the one the rounding cannot move far. */
+START_TEST(hostile_tiny_cylinder_on_a_huge_box_witnesses)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cylinder(&a, 0.011713521386890356, 0.013390077734327604, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(105706.72902629682, 585075.62633530016, 187421.08772887272), 0), MK_OK);
+    mk_transform xa = mk_transform_identity();
+    mk_transform xb = {{{{-0.60317912143026486, 0.72851696044477987, 0.32471215840327278},
+                         {0.77351728135893683, 0.4349969244998142, 0.46092156720507438},
+                         {0.19454038889056507, 0.52918873194730986, -0.8259015214117873}}},
+                       {-441166.59135020431, -118110.79035326422, -354862.02528199594}};
+    mk_pair p = {&a, xa, &b, xb};
+    for (int fallback = 0; fallback <= 1; ++fallback) {
+        mk_gjk_settings gs = mk_gjk_default_settings();
+        gs.variant = MK_GJK_POLYAK;
+        gs.normalize_dir = 1;
+        gs.fallback_to_vanilla = fallback;
+        gs.tolerance = 3.8756768754114061e-08;
+        mk_signed_distance_result r;
+        static unsigned char ws[1 << 16];
+        ck_assert_uint_ge(sizeof ws, mk_epa_workspace_size(mk_epa_default_settings().max_iterations));
+        mk_status st = mk_signed_distance(&p, &gs, NULL, NULL, ws, sizeof ws, &r);
+        ck_assert_msg(st == MK_PENETRATING || st == MK_GJK_SEPARATED, "status %s", mk_status_string(st));
+        ck_assert_msg(r.lower_bound <= r.distance && r.distance <= r.upper_bound && r.distance > -1e-6,
+                      "distance %.17g, bracket [%.17g, %.17g]", r.distance, r.lower_bound, r.upper_bound);
+        const double da = or_point_shape(&a, &xa, r.point_a, NULL), db = or_point_shape(&b, &xb, r.point_b, NULL);
+        /* the box's surface to its own rounding (1e-16 of 1e6) */
+        ck_assert_msg(fabs(da) < 1e-6 && db < 1e-6, "fallback %d: witnesses off the shapes: A %.3g, B %.3g", fallback,
+                      da, db);
+    }
+}
+END_TEST
+
 /* Stacked cubes: a column of unit cubes, each sunk into the one below by 1e-5
  * to 1e-2 with a small tilt and slide, as an engine's stack sees them. The
  * normal must be the stacking axis and the depth the sink; a sideways normal
@@ -2069,6 +2110,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_thin_boxes);
     tcase_add_test(hostile, hostile_tunnelled_box);
     tcase_add_test(hostile, hostile_very_different_sizes);
+    tcase_add_test(hostile, hostile_tiny_cylinder_on_a_huge_box_witnesses);
     tcase_add_test(hostile, hostile_sliver_exit_face);
     tcase_add_test(hostile, hostile_exit_point_off_the_face_planes);
     tcase_add_test(hostile, hostile_refined_gjk_no_worse);
