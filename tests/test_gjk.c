@@ -1966,6 +1966,39 @@ START_TEST(hostile_stall_between_parallel_faces)
 }
 END_TEST
 
+/* Two axis-aligned boxes stacked face to face, touching to rounding (the top
+ * of A and the bottom of B 4e-17 apart): a support point came back equal to
+ * one already in the simplex, and the tetrahedron with the repeated vertex
+ * passed the flatness test (its threshold, the product of the edges, was 0;
+ * the signed volumes, products of the points, summed to rounding): "inside"
+ * with weights (1, 0, 0, 0), the common point a corner of A against a corner
+ * of B 6.5e-4 away, and EPA's fallback witnesses off B by 9e-5 (the core's
+ * fuzzer). The witnesses must be one point of both faces. */
+START_TEST(hostile_touching_faces_repeated_vertex)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(0.00026121091369619542, 0.0001314460775440787, 0.00017272404513809543), 0),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(0.00016917700946892099, 0.00036281520952635016, 0.0021222447474036959), 0),
+                     MK_OK);
+    mk_transform xa = mk_transform_identity(), xb = mk_transform_identity();
+    xb.p = v3(0, 0, 0.0022949687925417506);
+    mk_pair p = {&a, xa, &b, xb};
+    for (int v = 0; v < NVARIANTS; ++v) {
+        mk_gjk_settings s = settings_for(v, TOLS[0]);
+        mk_gjk_result r;
+        mk_status st = mk_gjk_distance(&p, &s, NULL, &r);
+        ck_assert_msg(st == MK_GJK_INTERSECTING || st == MK_GJK_SEPARATED, "%s: %s", VARIANTS[v].name,
+                      mk_status_string(st));
+        const double da = or_point_shape(&a, &xa, r.point_a, NULL), db = or_point_shape(&b, &xb, r.point_b, NULL);
+        const double gap = v3_len(v3_sub(r.point_a, r.point_b));
+        ck_assert_msg(fabs(da) < 1e-12 && fabs(db) < 1e-12 && gap < 1e-12,
+                      "%s: witnesses %.3g off A, %.3g off B, %.3g apart (%d points)", VARIANTS[v].name, da, db, gap,
+                      r.simplex.count);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 static Suite *gjk_suite(void)
@@ -2007,6 +2040,7 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_small_distance_loose_tolerance);
     tcase_add_test(hostile, hostile_tiny_ellipsoid_on_a_box_face);
     tcase_add_test(hostile, near_contact_default_tolerance_certifies_normal);
+    tcase_add_test(hostile, hostile_touching_faces_repeated_vertex);
     suite_add_tcase(s, hostile);
     return s;
 }

@@ -124,7 +124,13 @@ static inline int s3d(const mk_vec3 *w, simplex_sub *best)
     c[2] = -v3_dot(e1, v3_cross(p1, e3));
     c[3] = -v3_dot(e1, v3_cross(e2, p1));
     mk_real total = c[0] + c[1] + c[2] + c[3];
-    int flat = !(fabs(total) > MK_SIMPLEX_FLAT_EPS * v3_len(e1) * v3_len(e2) * v3_len(e3));
+    /* Flatness from the edges' own volume, not from the sum: the four terms
+     * are products of the points, whose rounding scales with |w|^3, so a
+     * tetrahedron with a repeated vertex (e3 = 0, a threshold of 0) summed to a
+     * nonzero total and passed, one term carrying it all: "inside", weights
+     * (1, 0, 0, 0), the pair called overlapping with a common point 6.5e-4
+     * apart on two boxes touching face to face (the core's fuzzer). */
+    int flat = !(fabs(v3_dot(e1, v3_cross(e2, e3))) > MK_SIMPLEX_FLAT_EPS * v3_len(e1) * v3_len(e2) * v3_len(e3));
     int pos = total > 0;
     int bad[4], inside = !flat;
     for (int m = 0; m < 4; ++m) {
