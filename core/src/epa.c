@@ -1288,14 +1288,17 @@ static int ray_witnesses(epa *e, mk_vec3 *pa, mk_vec3 *pb)
     return 1;
 }
 
-/* The point GJK's simplex has in both cores (a - b = x, tiny): its weights
- * applied to A's support points give a point of A, applied to B's a point of
- * B, the same one in exact arithmetic. The weights carry rounding relative to
- * D's size (a flat tetrahedron's signed volumes: 7e-4 of a box 1.2e6 across
- * holding a cylinder 0.03 across, whose half sum of the two lay 458 off the
- * cylinder; the core's fuzzer), and each point's error is that times the
- * spread of its own support points: the point of the shape whose points
- * spread less. */
+/* The point GJK's simplex has in both cores: its weights applied to A's
+ * support points give a point a of A, applied to B's a point b of B, with
+ * a - b = x, GJK's last point of D (tiny: the cores touch within GJK's
+ * tolerance), and their half sum is the contact point. When the simplex
+ * encloses the origin, a = b in exact arithmetic, but the weights of a flat
+ * tetrahedron carry rounding relative to D's size (7e-4 of a box 1.2e6 across
+ * holding a cylinder 0.03 across, whose half sum lay 458 off the cylinder;
+ * the core's fuzzer), and each point's error is that times the spread of its
+ * own support points: then the point of the shape whose points spread less.
+ * (Below four points the weights are the projection's, and a and b differ by
+ * x: the half sum.) */
 static mk_vec3 gjk_common_point(const mk_simplex *sx)
 {
     mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
@@ -1307,7 +1310,9 @@ static mk_vec3 gjk_common_point(const mk_simplex *sx)
         spread_a = da > spread_a ? da : spread_a;
         spread_b = db > spread_b ? db : spread_b;
     }
-    return spread_a < spread_b ? a : spread_b < spread_a ? b : v3_scale(v3_add(a, b), 0.5);
+    if (sx->count < 4 || spread_a == spread_b)
+        return v3_scale(v3_add(a, b), 0.5);
+    return spread_a < spread_b ? a : b;
 }
 
 /* The result of a finished expansion: core depth = the upper bound (E2),
