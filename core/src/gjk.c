@@ -145,8 +145,10 @@ static inline int origin_in_tetra(mk_vec3 a, mk_vec3 b, mk_vec3 c, mk_vec3 d)
     mk_real c2 = -v3_dot(e1, v3_cross(a, e3));
     mk_real c3 = -v3_dot(e1, v3_cross(e2, a));
     mk_real total = c0 + c1 + c2 + c3;
+    /* flat by the edges' own volume, as in s3d (a repeated vertex) */
+    const mk_real vol = v3_dot(e1, v3_cross(e2, e3));
     const mk_real flat = MK_SIMPLEX_FLAT_EPS * MK_SIMPLEX_FLAT_EPS * v3_len2(e1) * v3_len2(e2) * v3_len2(e3);
-    if (!(total * total > flat))
+    if (!(vol * vol > flat))
         return 0;
     return total > 0 ? (c0 > 0 && c1 > 0 && c2 > 0 && c3 > 0) : (c0 < 0 && c1 < 0 && c2 < 0 && c3 < 0);
 }
