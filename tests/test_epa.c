@@ -1355,7 +1355,7 @@ START_TEST(hostile_very_different_sizes)
 END_TEST
 
 /* The same, as extreme as the core's fuzzer drew it: a cylinder 0.03 across
- * on the corner region of a box 1.2e6 across, 2e-9 deep. GJK (Polyak with
+ * on a face of a box 1.2e6 across, 7e-10 deep. GJK (Polyak with
  * normalised directions, no fallback) ends on a flat tetrahedron of D, whose
  * vertices are 1e6 from the origin: its weights carry a relative rounding of
  * 7e-4, so they put A's support points and B's on two different points, 700
@@ -1389,8 +1389,8 @@ START_TEST(hostile_tiny_cylinder_on_a_huge_box_witnesses)
                       "distance %.17g, bracket [%.17g, %.17g]", r.distance, r.lower_bound, r.upper_bound);
         const double da = or_point_shape(&a, &xa, r.point_a, NULL), db = or_point_shape(&b, &xb, r.point_b, NULL);
         /* the box's surface to its own rounding (1e-16 of 1e6) */
-        ck_assert_msg(fabs(da) < 1e-6 && db < 1e-6, "fallback %d: witnesses off the shapes: A %.3g, B %.3g", fallback,
-                      da, db);
+        ck_assert_msg(fabs(da) < 1e-6 && fabs(db) < 1e-6, "fallback %d: witnesses off the surfaces: A %.3g, B %.3g",
+                      fallback, da, db);
     }
 }
 END_TEST

@@ -848,14 +848,6 @@ START_TEST(boolean_exits_before_distance_converges)
 }
 END_TEST
 
-/* GJK++ (Sec. IV-A, Fig. 7) finds Polyak "more robust when shapes are
- * strongly overlapping or distant" and "almost always better than vanilla".
- * With Nesterov's momentum weight (k + 1) / (k + 3) our Polyak took 3-4x
- * vanilla's iterations on overlapping ellipsoids (20 against 5.5 on the
- * bench's set) and more than vanilla on distant ones: the weight that fades,
- * 1 / (k + 1) (gjk.c, momentum_weight), keeps its mean at or below vanilla's.
- * Mean iterations of both queries over random ellipsoid and hull pairs at
- * the bench's distance categories (default tolerance, cold start). */
 /* A and B overlapping for certain: each holds the point t of the way from
  * its extreme point along u to the one along -u (u random), and B is moved
  * so that the two points coincide. */
@@ -871,6 +863,14 @@ static void place_overlapping(or_rng *r, const mk_shape *a, const mk_shape *b, d
     xb->p = v3_sub(qa, qb);
 }
 
+/* GJK++ (Sec. IV-A, Fig. 7) finds Polyak "more robust when shapes are
+ * strongly overlapping or distant" and "almost always better than vanilla".
+ * With Nesterov's momentum weight (k + 1) / (k + 3) our Polyak took 3-4x
+ * vanilla's iterations on overlapping ellipsoids (20 against 5.5 on the
+ * bench's set) and more than vanilla on distant ones: the weight that fades,
+ * 1 / (k + 1) (gjk.c, momentum_weight), keeps its mean at or below vanilla's.
+ * Mean iterations of both queries over random ellipsoid and hull pairs at
+ * the bench's distance categories (default tolerance, cold start). */
 START_TEST(polyak_no_slower_than_vanilla)
 {
     static const struct {
