@@ -1302,17 +1302,19 @@ static int ray_witnesses(epa *e, mk_vec3 *pa, mk_vec3 *pb)
 static mk_vec3 gjk_common_point(const mk_simplex *sx)
 {
     mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
-    mk_real spread_a = 0, spread_b = 0;
     for (int i = 0; i < sx->count; ++i) {
         a = v3_madd(a, sx->bary[i], sx->a[i]);
         b = v3_madd(b, sx->bary[i], sx->b[i]);
+    }
+    if (sx->count < 4)
+        return v3_scale(v3_add(a, b), 0.5);
+    mk_real spread_a = 0, spread_b = 0;
+    for (int i = 1; i < 4; ++i) {
         const mk_real da = v3_len2(v3_sub(sx->a[i], sx->a[0])), db = v3_len2(v3_sub(sx->b[i], sx->b[0]));
         spread_a = da > spread_a ? da : spread_a;
         spread_b = db > spread_b ? db : spread_b;
     }
-    if (sx->count < 4 || spread_a == spread_b)
-        return v3_scale(v3_add(a, b), 0.5);
-    return spread_a < spread_b ? a : b;
+    return spread_a < spread_b ? a : spread_b < spread_a ? b : v3_scale(v3_add(a, b), 0.5);
 }
 
 /* The result of a finished expansion: core depth = the upper bound (E2),
