@@ -1,6 +1,6 @@
 /* Transforms and small public math helpers. */
 #include <minkowski/status.h>
-#include "vec.h"
+#include "valid.h"
 
 mk_transform mk_transform_identity(void)
 {
@@ -29,30 +29,7 @@ mk_transform mk_transform_from_quat(mk_vec3 p, mk_quat q)
 
 int mk_vec3_is_finite(mk_vec3 v) { return v3_finite(v); }
 
-int mk_is_valid_transform(const mk_transform *xf)
-{
-    if (!xf)
-        return 0;
-    /* One branch-free pass, every test combined with '&' (called twice per query,
-     * so it must stay cheap). No separate finiteness test is needed: a NaN or an
-     * infinity in R makes one of the tested quantities NaN or infinite, which
-     * fails its comparison, and a NaN translation fails its bound. */
-    const mk_real *m = &xf->R.m[0][0];
-    mk_vec3 r0 = v3(m[0], m[1], m[2]), r1 = v3(m[3], m[4], m[5]), r2 = v3(m[6], m[7], m[8]);
-    /* Translations whose squares overflow are refused, not answered with inf. */
-    const mk_real big = MK_MAX_COORDINATE;
-    int ok = (fabs(xf->p.x) <= big) & (fabs(xf->p.y) <= big) & (fabs(xf->p.z) <= big);
-    /* Rotation test in 3 dots and a cross product: rows r0, r1 unit and orthogonal
-     * (to 1e-5, which accepts poses that went through single precision), and
-     * |r2 - r0 x r1| <= 1e-5 (compared squared). Together
-     * these mean R R^T = I and det R = +1: a mirror has r2 = -(r0 x r1). */
-    const mk_real tol = 1e-5;
-    const int unit0 = fabs(v3_len2(r0) - 1) <= tol, unit1 = fabs(v3_len2(r1) - 1) <= tol;
-    const int orthogonal = fabs(v3_dot(r0, r1)) <= tol;
-    ok &= unit0 & unit1 & orthogonal;
-    ok &= v3_len2(v3_sub(v3_cross(r0, r1), r2)) <= tol * tol;
-    return ok;
-}
+int mk_is_valid_transform(const mk_transform *xf) { return xf && transform_ok(xf); }
 
 mk_vec3 mk_transform_point(const mk_transform *xf, mk_vec3 local) { return xf_apply(xf, local); }
 mk_vec3 mk_rotate(const mk_mat3 *R, mk_vec3 v) { return m3_mul(R, v); }

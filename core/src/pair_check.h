@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <minkowski/gjk.h>
+#include "valid.h"
 
 /* MK_INVALID_INPUT for a NULL pair or shape or a pose that is not a finite
  * rotation and translation (mk_is_valid_transform), a shape's own validation
@@ -12,13 +13,13 @@ static inline mk_status pair_check(const mk_pair *pair)
 {
     if (!pair || !pair->a || !pair->b)
         return MK_INVALID_INPUT;
-    mk_status sa = mk_shape_validate(pair->a);
+    mk_status sa = shape_status(pair->a);
     if (sa != MK_OK)
         return sa;
-    mk_status sb = mk_shape_validate(pair->b);
+    mk_status sb = shape_status(pair->b);
     if (sb != MK_OK)
         return sb;
-    if (!mk_is_valid_transform(&pair->xf_a) || !mk_is_valid_transform(&pair->xf_b))
+    if (!transform_ok(&pair->xf_a) || !transform_ok(&pair->xf_b))
         return MK_INVALID_INPUT;
     return MK_OK;
 }

@@ -1,57 +1,11 @@
 /* Shape constructors, validation, support functions and bounding boxes. */
 #include <minkowski/shape.h>
 #include "support.h"
+#include "valid.h"
 
 /* ------------------------------------------------------------ validation */
 
-static int positive(mk_real v) { return isfinite(v) && v > 0; }
-static int nonnegative(mk_real v) { return isfinite(v) && v >= 0; }
-
-mk_status mk_shape_validate(const mk_shape *s)
-{
-    if (!s)
-        return MK_INVALID_INPUT;
-    if (!nonnegative(s->radius))
-        return MK_INVALID_SIZE;
-    switch (s->type) {
-    case MK_SHAPE_SPHERE:
-        return positive(s->radius) ? MK_OK : MK_INVALID_SIZE;
-    case MK_SHAPE_BOX: {
-        mk_vec3 h = s->u.box.half_extents;
-        return positive(h.x) && positive(h.y) && positive(h.z) ? MK_OK : MK_INVALID_SIZE;
-    }
-    case MK_SHAPE_CAPSULE:
-        return positive(s->radius) && positive(s->u.capsule.half_height) ? MK_OK : MK_INVALID_SIZE;
-    case MK_SHAPE_CYLINDER:
-        return positive(s->u.cylinder.radius) && positive(s->u.cylinder.half_height) ? MK_OK : MK_INVALID_SIZE;
-    case MK_SHAPE_CONE:
-        return positive(s->u.cone.radius) && positive(s->u.cone.half_height) ? MK_OK : MK_INVALID_SIZE;
-    case MK_SHAPE_ELLIPSOID: {
-        mk_vec3 r = s->u.ellipsoid.radii;
-        return positive(r.x) && positive(r.y) && positive(r.z) ? MK_OK : MK_INVALID_SIZE;
-    }
-    case MK_SHAPE_HULL: {
-        const mk_hull *h = s->u.hull.hull;
-        /* a start table, when it has one (shape.h; a hand-built hull may set
-         * start_res 0); a box, when it says it is one */
-        return h && h->num_vertices >= 4 && h->vertices && h->adj_start && h->adj && h->start_res >= 0 &&
-                       (h->start_res == 0 || h->start_vertex) &&
-                       (!h->box || (positive(h->box_half_extents.x) && positive(h->box_half_extents.y) &&
-                                    positive(h->box_half_extents.z) && mk_is_valid_transform(&h->box_pose)))
-                   ? MK_OK
-                   : MK_INVALID_INPUT;
-    }
-    case MK_SHAPE_USER: {
-        mk_vec3 lo = s->u.user.aabb_min, hi = s->u.user.aabb_max;
-        if (!s->u.user.support || !v3_finite(lo) || !v3_finite(hi))
-            return MK_INVALID_INPUT;
-        return lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z ? MK_OK : MK_INVALID_SIZE;
-    }
-    case MK_SHAPE_TYPE_COUNT:
-        break;
-    }
-    return MK_INVALID_INPUT;
-}
+mk_status mk_shape_validate(const mk_shape *s) { return shape_status(s); }
 
 /* ------------------------------------------------------------ constructors */
 
