@@ -137,21 +137,15 @@ static inline int interior_point(const mk_shape *s, mk_vec3 *p)
 
 /* Whether the origin lies strictly inside the tetrahedron (a, b, c, d): the
  * four signed volumes with one vertex replaced by the origin share the sign
- * of the whole (simplex.h's s3d), which is not flat. */
+ * of their sum, the whole, which is not flat (simplex.h). */
 static inline int origin_in_tetra(mk_vec3 a, mk_vec3 b, mk_vec3 c, mk_vec3 d)
 {
-    mk_vec3 e1 = v3_sub(b, a), e2 = v3_sub(c, a), e3 = v3_sub(d, a);
-    mk_real c0 = v3_dot(b, v3_cross(c, d));
-    mk_real c1 = -v3_dot(a, v3_cross(e2, e3));
-    mk_real c2 = -v3_dot(e1, v3_cross(a, e3));
-    mk_real c3 = -v3_dot(e1, v3_cross(e2, a));
-    mk_real total = c0 + c1 + c2 + c3;
-    /* flat by the edges' own volume, as in s3d (a repeated vertex) */
-    const mk_real vol = v3_dot(e1, v3_cross(e2, e3));
-    const mk_real flat = MK_SIMPLEX_FLAT_EPS * MK_SIMPLEX_FLAT_EPS * v3_len2(e1) * v3_len2(e2) * v3_len2(e3);
-    if (!(vol * vol > flat))
+    tetra_volumes t;
+    tetra_volumes_of(a, b, c, d, &t);
+    if (t.flat)
         return 0;
-    return total > 0 ? (c0 > 0 && c1 > 0 && c2 > 0 && c3 > 0) : (c0 < 0 && c1 < 0 && c2 < 0 && c3 < 0);
+    return t.total > 0 ? (t.c[0] > 0 && t.c[1] > 0 && t.c[2] > 0 && t.c[3] > 0)
+                       : (t.c[0] < 0 && t.c[1] < 0 && t.c[2] < 0 && t.c[3] < 0);
 }
 
 static void make_ctx(const mk_pair *pair, const mk_gjk_cache *cache, ctx *c)
