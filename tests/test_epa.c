@@ -1191,7 +1191,17 @@ static mk_vec3 user_box(const void *data, mk_vec3 d)
  * radius), and its second, tighter run stalled at the precision floor on a
  * worse point than the first (core distance 373.1335 against 373.1300) and
  * replaced it: the witnesses missed depth * normal by 3.5e-3, the bracket
- * [0, 3.2e-5] (found by a fuzzer). The better run is kept now. */
+ * [0, 3.2e-5] (found by a fuzzer). The better run is kept now. The pair is
+ * touching to rounding (1 ulp of its coordinates is 2.3e-10): a GJK variant
+ * may call it apart by less than that, and then EPA has nothing to do; EPA
+ * runs after every variant that calls it intersecting, at least one. The
+ * core distance is 373 at coordinates of 1.5e6, where GJK's certified bounds
+ * stall 1e-8 to 3e-6 apart depending on the path its rounding takes (support
+ * values carry errors of ~1e-5 in its duality gap there): the witnesses must
+ * agree with the depth to within the bracket, and the bracket stay below 1e-5,
+ * which the replaced run broke (3.5e-3 and 3.2e-5). Since the simplex
+ * projection's rewrite (session 20) this pair no longer reaches the case the
+ * fix handles (the same answers without it): the test keeps the pair. */
 START_TEST(hostile_refined_gjk_no_worse)
 {
     static const mk_vec3 h = {0.0023861616136998591, 0.0026108960184592447, 0.0019191099290166776};
@@ -1207,11 +1217,31 @@ START_TEST(hostile_refined_gjk_no_worse)
                                {-0.3536287914337658, 0.58582461456407087, -0.72921615371572246}}},
                              {-1526837.7717846239, -1013480.5829779777, -569902.2620384238}};
     mk_pair p = {&a, xa, &b, xb};
-    mk_epa_result er;
-    ck_assert_int_eq(epa_after_gjk(&p, &er), MK_PENETRATING);
-    const mk_vec3 e = v3_sub(v3_sub(er.point_a, er.point_b), v3_scale(er.normal, er.depth));
-    ck_assert_msg(v3_len(e) <= 1e-8, "point_a - point_b - depth * normal = %g", v3_len(e));
-    ck_assert_msg(er.upper_bound - er.lower_bound <= 1e-8, "bracket [%g, %g]", er.lower_bound, er.upper_bound);
+    int ran = 0;
+    for (int v = MK_GJK_VANILLA; v <= MK_GJK_NESTEROV; ++v) {
+        mk_gjk_settings gs = mk_gjk_default_settings();
+        gs.variant = (mk_gjk_variant)v;
+        mk_gjk_result g;
+        const mk_status st = mk_gjk_distance(&p, &gs, NULL, &g);
+        if (st == MK_GJK_SEPARATED) {
+            ck_assert_msg(g.distance <= 1e-9, "variant %d: apart by %g", v, g.distance);
+            continue;
+        }
+        ck_assert_int_eq(st, MK_GJK_INTERSECTING);
+        const size_t n = mk_epa_workspace_size(128);
+        void *ws = malloc(n);
+        mk_epa_result er;
+        ck_assert_int_eq(mk_epa(&p, &g, NULL, ws, n, &er), MK_PENETRATING);
+        free(ws);
+        const mk_vec3 e = v3_sub(v3_sub(er.point_a, er.point_b), v3_scale(er.normal, er.depth));
+        ck_assert_msg(v3_len(e) <= 1e-8 + (er.upper_bound - er.lower_bound),
+                      "variant %d: point_a - point_b - depth * normal = %g, bracket [%g, %g]", v, v3_len(e),
+                      er.lower_bound, er.upper_bound);
+        ck_assert_msg(er.upper_bound - er.lower_bound <= 1e-5, "variant %d: bracket [%g, %g]", v, er.lower_bound,
+                      er.upper_bound);
+        ++ran;
+    }
+    ck_assert_int_ge(ran, 1);
 }
 END_TEST
 

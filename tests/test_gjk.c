@@ -1999,6 +1999,45 @@ START_TEST(hostile_touching_faces_repeated_vertex)
 }
 END_TEST
 
+/* A capsule 0.4 mm across next to a cone 1.7e3 across, at coordinates of
+ * 2.4e4 (the core's fuzzer): the third projection, onto a sliver triangle,
+ * came out farther from the origin than the second, a stall, and the loop kept
+ * it: distance 2.7e-5 where an oracle without GJK brackets it in [0, 5.2e-8],
+ * and witnesses 1.05e-4 apart (every variant but Nesterov with normalised
+ * directions). A stall keeps the last iterate, the one its gap was measured
+ * at; in exact arithmetic every projection gets closer. Other libraries
+ * accept each projection as it comes, so a rounding-level sliver can set
+ * them back where a simplex holds a long and a short edge. */
+START_TEST(hostile_stall_keeps_the_better_iterate)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_capsule(&a, 0.00019510027939300905, 9.0951169384325119e-05), MK_OK);
+    ck_assert_int_eq(mk_shape_cone(&b, 871.46962980448859, 576.18558534470571, 0), MK_OK);
+    mk_transform xa = mk_transform_identity(), xb = mk_transform_identity();
+    xa.p = v3(-10866.030427345264, -23936.36712939186, -12577.480578078894);
+    xb.p = v3(-10746.722465449218, -23560.269608155195, -12631.917428731993);
+    mk_pair p = {&a, xa, &b, xb};
+    const or_bracket br = or_bracket_distance(&a, &xa, &b, &xb, 2000);
+    ck_assert_msg(br.hi < 1e-7, "oracle bracket [%g, %g]", br.lo, br.hi);
+    for (int v = 0; v < NVARIANTS; ++v) {
+        mk_gjk_settings s = settings_for(v, TOLS[0]);
+        mk_gjk_result r;
+        const mk_status st = mk_gjk_distance(&p, &s, NULL, &r);
+        ck_assert_msg(st == MK_GJK_INTERSECTING || st == MK_GJK_SEPARATED, "%s: %s", VARIANTS[v].name,
+                      mk_status_string(st));
+        ck_assert_msg(r.lower_bound <= br.hi + 1e-9 && br.lo <= r.distance + 1e-9 && r.distance <= br.hi + 1e-9,
+                      "%s: distance %.3g in [%.3g, %.3g], the oracle's [%.3g, %.3g]", VARIANTS[v].name, r.distance,
+                      r.lower_bound, r.upper_bound, br.lo, br.hi);
+        const double gap = v3_len(v3_sub(r.point_b, r.point_a));
+        ck_assert_msg(fabs(gap - r.distance) <= 1e-9, "%s: witnesses %.3g apart, distance %.3g", VARIANTS[v].name,
+                      gap, r.distance);
+        const double da = or_point_shape(&a, &xa, r.point_a, NULL), db = or_point_shape(&b, &xb, r.point_b, NULL);
+        ck_assert_msg(fabs(da) < 1e-9 && fabs(db) < 1e-9, "%s: witnesses %.3g off A, %.3g off B", VARIANTS[v].name,
+                      da, db);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 static Suite *gjk_suite(void)
@@ -2041,6 +2080,7 @@ static Suite *gjk_suite(void)
     tcase_add_test(hostile, hostile_tiny_ellipsoid_on_a_box_face);
     tcase_add_test(hostile, near_contact_default_tolerance_certifies_normal);
     tcase_add_test(hostile, hostile_touching_faces_repeated_vertex);
+    tcase_add_test(hostile, hostile_stall_keeps_the_better_iterate);
     suite_add_tcase(s, hostile);
     return s;
 }
