@@ -32,31 +32,31 @@ static inline int transform_ok(const mk_transform *xf)
     return ok;
 }
 
-static inline int positive(mk_real v) { return isfinite(v) && v > 0; }
-static inline int nonnegative(mk_real v) { return isfinite(v) && v >= 0; }
+static inline int size_positive(mk_real v) { return isfinite(v) && v > 0; }
+static inline int size_nonnegative(mk_real v) { return isfinite(v) && v >= 0; }
 
 static inline mk_status shape_status(const mk_shape *s)
 {
     if (!s)
         return MK_INVALID_INPUT;
-    if (!nonnegative(s->radius))
+    if (!size_nonnegative(s->radius))
         return MK_INVALID_SIZE;
     switch (s->type) {
     case MK_SHAPE_SPHERE:
-        return positive(s->radius) ? MK_OK : MK_INVALID_SIZE;
+        return size_positive(s->radius) ? MK_OK : MK_INVALID_SIZE;
     case MK_SHAPE_BOX: {
         mk_vec3 h = s->u.box.half_extents;
-        return positive(h.x) && positive(h.y) && positive(h.z) ? MK_OK : MK_INVALID_SIZE;
+        return size_positive(h.x) && size_positive(h.y) && size_positive(h.z) ? MK_OK : MK_INVALID_SIZE;
     }
     case MK_SHAPE_CAPSULE:
-        return positive(s->radius) && positive(s->u.capsule.half_height) ? MK_OK : MK_INVALID_SIZE;
+        return size_positive(s->radius) && size_positive(s->u.capsule.half_height) ? MK_OK : MK_INVALID_SIZE;
     case MK_SHAPE_CYLINDER:
-        return positive(s->u.cylinder.radius) && positive(s->u.cylinder.half_height) ? MK_OK : MK_INVALID_SIZE;
+        return size_positive(s->u.cylinder.radius) && size_positive(s->u.cylinder.half_height) ? MK_OK : MK_INVALID_SIZE;
     case MK_SHAPE_CONE:
-        return positive(s->u.cone.radius) && positive(s->u.cone.half_height) ? MK_OK : MK_INVALID_SIZE;
+        return size_positive(s->u.cone.radius) && size_positive(s->u.cone.half_height) ? MK_OK : MK_INVALID_SIZE;
     case MK_SHAPE_ELLIPSOID: {
         mk_vec3 r = s->u.ellipsoid.radii;
-        return positive(r.x) && positive(r.y) && positive(r.z) ? MK_OK : MK_INVALID_SIZE;
+        return size_positive(r.x) && size_positive(r.y) && size_positive(r.z) ? MK_OK : MK_INVALID_SIZE;
     }
     case MK_SHAPE_HULL: {
         const mk_hull *h = s->u.hull.hull;
@@ -64,8 +64,8 @@ static inline mk_status shape_status(const mk_shape *s)
          * start_res 0); a box, when it says it is one */
         return h && h->num_vertices >= 4 && h->vertices && h->adj_start && h->adj && h->start_res >= 0 &&
                        (h->start_res == 0 || h->start_vertex) &&
-                       (!h->box || (positive(h->box_half_extents.x) && positive(h->box_half_extents.y) &&
-                                    positive(h->box_half_extents.z) && transform_ok(&h->box_pose)))
+                       (!h->box || (size_positive(h->box_half_extents.x) && size_positive(h->box_half_extents.y) &&
+                                    size_positive(h->box_half_extents.z) && transform_ok(&h->box_pose)))
                    ? MK_OK
                    : MK_INVALID_INPUT;
     }
