@@ -51,7 +51,8 @@ static inline mk_status shape_status(const mk_shape *s)
     case MK_SHAPE_CAPSULE:
         return size_positive(s->radius) && size_positive(s->u.capsule.half_height) ? MK_OK : MK_INVALID_SIZE;
     case MK_SHAPE_CYLINDER:
-        return size_positive(s->u.cylinder.radius) && size_positive(s->u.cylinder.half_height) ? MK_OK : MK_INVALID_SIZE;
+        return size_positive(s->u.cylinder.radius) && size_positive(s->u.cylinder.half_height) ? MK_OK
+                                                                                               : MK_INVALID_SIZE;
     case MK_SHAPE_CONE:
         return size_positive(s->u.cone.radius) && size_positive(s->u.cone.half_height) ? MK_OK : MK_INVALID_SIZE;
     case MK_SHAPE_ELLIPSOID: {
