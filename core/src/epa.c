@@ -26,6 +26,7 @@
 #include "epa_seed.h"
 #include "pair_check.h"
 #include "segment.h"
+#include "simplex.h"
 #include "support.h"
 
 /* ------------------------------------------------------------ constants */
@@ -1301,11 +1302,8 @@ static int ray_witnesses(epa *e, mk_vec3 *pa, mk_vec3 *pb)
  * x: the half sum.) */
 static mk_vec3 gjk_common_point(const mk_simplex *sx)
 {
-    mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
-    for (int i = 0; i < sx->count; ++i) {
-        a = v3_madd(a, sx->bary[i], sx->a[i]);
-        b = v3_madd(b, sx->bary[i], sx->b[i]);
-    }
+    mk_vec3 a, b;
+    simplex_witnesses(sx, &a, &b);
     if (sx->count < 4)
         return v3_scale(v3_add(a, b), 0.5);
     mk_real spread_a = 0, spread_b = 0;

@@ -547,9 +547,7 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
          * called 2.7e-5 apart (truth below 5.2e-8) with witnesses 1.05e-4
          * apart (the core's fuzzer; test hostile_stall_keeps_the_better_iterate). */
         int stalled = have_x && !(xn2 < x2);
-        if (stalled) {
-            sx->count = n;
-        } else {
+        if (!stalled) {
             simplex_commit(sx, &cand);
             x = xn;
             x2 = xn2;
@@ -558,6 +556,7 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
         if (stalled) {
             /* No progress in floating point: vanilla is at its precision floor;
              * momentum is stuck on its direction, so switch it off. */
+            sx->count = n;
             if (!momentum && d_is_x) {
                 /* A stall far above the floating-point floor is an
                  * ill-conditioned simplex, not the floor: a capsule on a disk
@@ -726,12 +725,9 @@ mk_status mk_gjk_distance(const mk_pair *pair, const mk_gjk_settings *settings, 
         core_lb = core_ub; /* rounding: keep the bracket ordered */
 
     /* Witnesses on the cores, in A's frame. */
-    mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
+    mk_vec3 a, b;
     const mk_simplex *sx = &out->simplex;
-    for (int i = 0; i < sx->count; ++i) {
-        a = v3_madd(a, sx->bary[i], sx->a[i]);
-        b = v3_madd(b, sx->bary[i], sx->b[i]);
-    }
+    simplex_witnesses(sx, &a, &b);
     mk_vec3 n = v3_scale(r.x, core_ub > 0 ? -1.0 / core_ub : 0);
     if (!(core_ub > 0) || !isfinite(n.x + n.y + n.z)) /* cores overlap: any unit vector, -x0 preferred */
         n = v3_normalize_or(v3_neg(x0), v3(1, 0, 0));

@@ -192,6 +192,17 @@ static inline int s3d(const mk_vec3 *w, simplex_sub *best)
     return 0;
 }
 
+/* The simplex's weights applied to its support points: *a a point of A's
+ * core, *b one of B's, a - b the simplex's point of D (GJK's witnesses). */
+static inline void simplex_witnesses(const mk_simplex *s, mk_vec3 *a, mk_vec3 *b)
+{
+    *a = *b = v3(0, 0, 0);
+    for (int i = 0; i < s->count; ++i) {
+        *a = v3_madd(*a, s->bary[i], s->a[i]);
+        *b = v3_madd(*b, s->bary[i], s->b[i]);
+    }
+}
+
 /* The smallest sub-simplex of s whose convex hull contains the point of
  * conv(s->w) closest to the origin, in *r (indices into s, increasing, and
  * their weights), and that point; s is not changed (simplex_commit writes the
