@@ -19,6 +19,9 @@
  *               support hill-climbs), a pool of 64 hulls
  *   capsules    radius uniform in [0.025, 0.25] m, half-height in [0.05, 0.5] m
  *               (rounded polytope cores: the corner steps of growth.c)
+ *   cylinders   radius uniform in [0.025, 0.25] m, half-height in [0.05, 0.5] m
+ *               (curved, not strictly convex: the paper's loop, converging
+ *               linearly on the curved pieces; warm start from the wide basis)
  * Pairs: random rotations, B's centre at distance f (R_A + R_B) from A's along a
  * random direction, f uniform in [0.3, 1.3] (R = largest semi-axis / half-extent
  * norm): a mix of overlapping and separated pairs, split in the table by the
@@ -55,7 +58,7 @@
 typedef struct options {
     int pairs, runs;
     uint64_t seed;
-    const char *only; /* one dataset (ellipsoids, boxes, hull-240, capsules, 2d), or NULL for all */
+    const char *only; /* one dataset (ellipsoids, boxes, hull-240, capsules, cylinders, 2d), or NULL for all */
     int calls;        /* > 0: instruction-count mode, each pair called this many times untimed */
     const char *method; /* that mode's method: cold, warm or bool */
 } options;
@@ -95,8 +98,8 @@ static mk_quat random_quat(rng *r)
 
 /* ------------------------------------------------------------ datasets */
 
-typedef enum dataset { DS_ELLIPSOIDS, DS_BOXES, DS_HULL240, DS_CAPSULES, DS_COUNT } dataset;
-static const char *DS_NAME[DS_COUNT] = {"ellipsoids", "boxes", "hull-240", "capsules"};
+typedef enum dataset { DS_ELLIPSOIDS, DS_BOXES, DS_HULL240, DS_CAPSULES, DS_CYLINDERS, DS_COUNT } dataset;
+static const char *DS_NAME[DS_COUNT] = {"ellipsoids", "boxes", "hull-240", "capsules", "cylinders"};
 
 typedef struct problem {
     mk_shape a, b;
@@ -121,6 +124,7 @@ static void random_shape(rng *r, dataset ds, mk_hull *const *pool, mk_shape *s)
     case DS_ELLIPSOIDS: st = mk_shape_ellipsoid(s, h); break;
     case DS_BOXES: st = mk_shape_box(s, h, 0); break;
     case DS_CAPSULES: st = mk_shape_capsule(s, 0.5 * h.x, h.y); break;
+    case DS_CYLINDERS: st = mk_shape_cylinder(s, 0.5 * h.x, h.y, 0); break;
     default: st = mk_shape_hull(s, pool[next(r) % HULL_POOL], 0); break;
     }
     if (st != MK_OK) {
@@ -384,7 +388,8 @@ static void usage(void)
            "  --runs R   timing blocks per problem and method, median taken (default 7)\n"
            "  --seed S   dataset seed (default 6)\n"
            "  --quick    100 pairs, 5 runs\n"
-           "  --only D   only dataset D: ellipsoids, boxes, hull-240, capsules or 2d (for profiling)\n"
+           "  --only D   only dataset D: ellipsoids, boxes, hull-240, capsules, cylinders or 2d\n"
+           "             (for profiling)\n"
            "  --calls K  no timing: call --method on every pair K times (for valgrind instruction counts;\n"
            "             instructions per call = difference of two K over the difference of calls)\n"
            "  --method M cold (default), warm or bool, with --calls\n");

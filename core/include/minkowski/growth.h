@@ -72,7 +72,11 @@ MK_API mk_growth_settings mk_growth_default_settings(void);
  * pairs and a sphere against a capsule, box or hull (growth.c's corner steps)
  * it also holds the last `corners` vertices of the cores' difference met,
  * which aim the first support at the new pose (capsule pairs: instead of the
- * basis). */
+ * basis). For the other pairs it also keeps a `wide` basis: the support points
+ * of the basis met when the relative gap first fell below 1e-3 (ours, not the
+ * paper's). On curved shapes the final basis is a cluster of points about the
+ * old solution that a small motion leaves beside the ray; the earlier one
+ * still spans it, and it enters before the final one. */
 typedef struct mk_growth_cache {
     mk_vec3 a[3];   /* points of A, A's local frame */
     mk_vec3 b[3];   /* points of B, B's local frame */
@@ -84,6 +88,9 @@ typedef struct mk_growth_cache {
     int corners;         /* 0-3 */
     mk_vec3 corner_a[3]; /* core points of A (A's local frame) and of B (B's), newest first */
     mk_vec3 corner_b[3];
+    int wide;          /* 0-3 */
+    mk_vec3 wide_a[3]; /* points of A (A's local frame) and of B (B's) */
+    mk_vec3 wide_b[3];
 } mk_growth_cache;
 
 typedef struct mk_growth_result {
