@@ -748,7 +748,7 @@ END_TEST
  * user shapes) converge linearly, and the final basis alone, a cluster of
  * points about the old solution, saved a quarter of the cold iterations
  * (cylinders 20.4 -> 15.6, 69 of 769 pairs needing more); the cache's wide
- * basis (growth.c, MK_GROWTH_WIDE_GAP) saves about half (11.4, 12 pairs). */
+ * basis (growth.c, MK_GROWTH_WIDE_GAP) saves about half (11.0, 11 pairs). */
 START_TEST(warm_start_matches_cold_start)
 {
     or_rng r = or_rng_make(0x3a53);
@@ -829,8 +829,8 @@ START_TEST(warm_start_matches_cold_start)
                 FAMILY_NAME[f]);
     /* polytopes: pair by pair in all but one pair in a thousand */
     ck_assert_int_le(polytope_more * 1000, count[F_BOX] + count[F_HULL12] + count[F_HULL60]);
-    /* curved pairs on the paper's loop, measured: warm 0.53 of cold, 1.1% of
-     * the pairs needing more (without the wide basis 0.72 and 6.1%) */
+    /* curved pairs on the paper's loop, measured: warm 0.52 of cold, 1.0% of
+     * the pairs needing more (without the wide basis 0.71 and 6.1%) */
     printf("growth warm start curved pairs: warm %.2f of cold iterations, %d of %d pairs needing more\n",
            (double)curved_warm / curved_cold, curved_more, curved_count);
     REQUIRE(curved_warm <= 0.65 * curved_cold, "curved pairs: warm %ld iterations, cold %ld", curved_warm, curved_cold);
@@ -850,7 +850,7 @@ END_TEST
  * Every answer must match the cold one, and curved pairs must keep the warm
  * start's gain along the whole path (queries that stop before their gap meets
  * MK_GROWTH_WIDE_GAP pass their final basis on as the wide one). Measured:
- * 21.3 iterations cold, 11.4 warm; 16.0 with the final basis alone. */
+ * 21.3 iterations cold, 10.7 warm; 16.0 with the final basis alone. */
 START_TEST(warm_start_along_a_path)
 {
     or_rng r = or_rng_make(0x9a7e);

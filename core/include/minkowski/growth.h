@@ -73,10 +73,11 @@ MK_API mk_growth_settings mk_growth_default_settings(void);
  * it also holds the last `corners` vertices of the cores' difference met,
  * which aim the first support at the new pose (capsule pairs: instead of the
  * basis). For the other pairs it also keeps a `wide` basis: the support points
- * of the basis met when the relative gap first fell below 1e-3 (ours, not the
- * paper's). On curved shapes the final basis is a cluster of points about the
- * old solution that a small motion leaves beside the ray; the earlier one
- * still spans it, and it enters before the final one. */
+ * of the basis met when the relative gap first fell below 1e-3 that the final
+ * basis lacks (ours, not the paper's). On curved shapes the final basis is a
+ * cluster of points about the old solution that a small motion leaves beside
+ * the ray; the earlier one still spans it. Its points enter after the final
+ * ones (at rest they do not enter). */
 typedef struct mk_growth_cache {
     mk_vec3 a[3];   /* points of A, A's local frame */
     mk_vec3 b[3];   /* points of B, B's local frame */
