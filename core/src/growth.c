@@ -15,7 +15,9 @@
  *   - Termination on the relative gap (t_U - t_L) / t_L (Sec. III-D); solution
  *     and witnesses from the basis' weights (eqs. 27-28).
  *   - Warm start: the previous optimal basis' support points moved with their
- *     shapes (eq. 31) enter as extra columns after initialisation (Sec. III-F3).
+ *     shapes (eq. 31) enter as extra columns after initialisation (Sec. III-F3);
+ *     ours: taken whole as the starting basis while the ray still crosses it
+ *     (adopt_cached), and on curved pairs a wider basis enters after it.
  *   - Boolean: stop once t_L > 1 or t_U < 1 (Sec. III-F4).
  *   - Ours, not the paper's: on pairs of spheres and ellipsoids the support
  *     direction is a secant step on the support map (see "secant direction")
@@ -919,6 +921,44 @@ static __attribute__((noinline)) int iterate_corners(ctx *c, const mk_growth_set
     return iterate(c, st, boolean, r, sc, 0, 1);
 }
 
+/* Warm start: the cached final basis, moved with the shapes, taken whole as
+ * the starting basis when the ray still crosses it (weights >= 0) above the
+ * initial bound: a feasible basis of LP (15), the Simplex method's warm start
+ * proper. Pivoting its points into the initial basis one by one need not
+ * rebuild it (each pivot keeps what the ratio test keeps), and at rest a
+ * pair could then take several supports to get back to where it was. */
+static __attribute__((noinline)) int adopt_cached(basis *B, const ctx *c, const mk_growth_cache *warm)
+{
+    mk_vec3 w[3], a[3], b[3];
+    for (int i = 0; i < 3; ++i) {
+        a[i] = warm->a[i];
+        b[i] = v3_add(m3_mul(&c->R, warm->b[i]), c->t);
+        w[i] = v3_add(v3_sub(a[i], b[i]), c->p);
+        if (!v3_finite(w[i]))
+            return 0;
+    }
+    plane pl;
+    if (!triangle_plane(w[0], w[1], w[2], c->p, &pl) || !(pl.lambda[0] >= 0 && pl.lambda[1] >= 0 &&
+                                                          pl.lambda[2] >= 0) || !(pl.tl > B->tl))
+        return 0;
+    if (c->corners && !plane_trusted(&pl, &w[0], &w[1], &w[2], &c->p))
+        return 0;
+    for (int i = 0; i < 3; ++i) {
+        B->w[i] = w[i];
+        B->a[i] = a[i];
+        B->b[i] = b[i];
+        B->id[i] = 3 + i;
+        B->lambda[i] = pl.lambda[i];
+    }
+    B->n = pl.n;
+    B->h = pl.h;
+    B->np = pl.np;
+    B->tl = pl.tl;
+    B->spread = pl.spread;
+    B->drop = pl.drop;
+    return 1;
+}
+
 /* Alg. 3 (with the Boolean exits of Sec. III-F4 when `boolean`). */
 static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *warm, int boolean, mk_real p_len,
                   run *r, secant *sc)
@@ -973,7 +1013,8 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
      * the final basis (ids 3-5), then what the wide one adds (6-8). At rest the
      * final basis is optimal still and the others do not enter. */
     if (warm) {
-        for (int i = 0; i < 3 + warm->wide; ++i) {
+        const int whole = adopt_cached(B, c, warm);
+        for (int i = whole ? 3 : 0; i < 3 + warm->wide; ++i) {
             const int wide = i >= 3, j = wide ? i - 3 : i;
             mk_vec3 a = wide ? warm->wide_a[j] : warm->a[j];
             mk_vec3 b = v3_add(m3_mul(&c->R, wide ? warm->wide_b[j] : warm->b[j]), c->t);

@@ -63,7 +63,9 @@ MK_API mk_growth_settings mk_growth_default_settings(void);
 
 /* Warm start (Sec. III-F3): the support points of the previous optimal inner
  * approximation, each kept on its own shape (local frames), so they stay points
- * of D' after any motion and re-enter as the first columns of the Simplex update.
+ * of D' after any motion and re-enter as the first columns of the Simplex update
+ * (as the starting basis itself while the ray still crosses their triangle:
+ * at rest one support then confirms the answer).
  * Zero it (= {0}) for a cold start; every successful query rewrites it. The
  * Boolean query reads and writes the same cache. For pairs of spheres and
  * ellipsoids (secant steps, see growth.c) it holds instead the last `samples`
