@@ -798,10 +798,11 @@ START_TEST(warm_start_matches_cold_start)
         REQUIRE(fabs(rw.sigma - rc.sigma) <= 2 * st.tolerance * rc.sigma, "%s: warm %.17g cold %.17g", what,
                 rw.sigma, rc.sigma);
         if ((f == F_BOX || f == F_HULL12 || f == F_HULL60) && rw.iterations > rc.iterations) {
-            /* Rare on polytopes (measured at MK_TEST_SCALE=10: 6 of 23,077
-             * pairs, hulls of 12 and 60 points, by 1 or 2 iterations): the
-             * cached columns enter the basis first and can send the pivots a
-             * longer way when the displacement changed the contact feature. */
+            /* Rare on polytopes (measured at MK_TEST_SCALE=10: 4 of 23,077
+             * pairs, hulls of 60 points, by 1 or 2 iterations; 6, hulls of 12
+             * and 60, before the cached basis was taken whole): the cached
+             * basis, or its columns, can send the pivots a longer way when the
+             * displacement changed the contact feature. */
             fprintf(stderr, "%s: warm %d iterations, cold %d\n", what, rw.iterations, rc.iterations);
             REQUIRE(rw.iterations <= rc.iterations + 2, "%s: warm %d iterations, cold %d", what, rw.iterations,
                     rc.iterations);
