@@ -424,6 +424,20 @@ static inline __attribute__((always_inline)) int triangle_plane(mk_vec3 w0, mk_v
     return 1;
 }
 
+/* The basis takes plane pl (its normal, bound and weights). */
+static inline void set_plane(basis *B, const plane *pl)
+{
+    B->n = pl->n;
+    B->h = pl->h;
+    B->np = pl->np;
+    B->tl = pl->tl;
+    B->spread = pl->spread;
+    B->drop = pl->drop;
+    B->lambda[0] = pl->lambda[0];
+    B->lambda[1] = pl->lambda[1];
+    B->lambda[2] = pl->lambda[2];
+}
+
 /* Whether a new basis plane and its weights can be trusted (pivot()'s careful
  * check): the plane clear of the origin, the weights not clearly negative,
  * and giving back the crossing point. */
@@ -527,15 +541,7 @@ static inline __attribute__((always_inline)) int pivot_impl(basis *B, const mk_v
     B->a[out] = *a;
     B->b[out] = *b;
     B->id[out] = id;
-    B->n = pl.n;
-    B->h = pl.h;
-    B->np = pl.np;
-    B->tl = pl.tl;
-    B->spread = pl.spread;
-    B->drop = pl.drop;
-    B->lambda[0] = pl.lambda[0];
-    B->lambda[1] = pl.lambda[1];
-    B->lambda[2] = pl.lambda[2];
+    set_plane(B, &pl);
     return 1;
 }
 
@@ -948,14 +954,8 @@ static __attribute__((noinline)) int adopt_cached(basis *B, const ctx *c, const 
         B->a[i] = a[i];
         B->b[i] = b[i];
         B->id[i] = 3 + i;
-        B->lambda[i] = pl.lambda[i];
     }
-    B->n = pl.n;
-    B->h = pl.h;
-    B->np = pl.np;
-    B->tl = pl.tl;
-    B->spread = pl.spread;
-    B->drop = pl.drop;
+    set_plane(B, &pl);
     return 1;
 }
 
