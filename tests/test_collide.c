@@ -637,6 +637,71 @@ START_TEST(growth_model)
 }
 END_TEST
 
+/* Growth contact model on box pairs: mk_collide_growth's dedicated face clip
+ * gives what the general manifold gives on the growth solution's normal and
+ * separation (mk_growth_distance, then mk_contact_manifold): count, ids and
+ * order exactly, points and separations up to rounding. Boxes stacked with a
+ * yaw and a small tilt (face contacts, the clip's case), sharp and rounded,
+ * and in random orientations (edges and corners, where the clip hands over). */
+START_TEST(growth_model_boxes_match_general_manifold)
+{
+    or_rng r = or_rng_make(0x6b0c5);
+    mk_collide_settings s = mk_collide_default_settings();
+    s.speculative = 0.02;
+    mk_manifold_settings ms = mk_manifold_default_settings();
+    ms.speculative_distance = s.speculative;
+    int clipped = 0;
+    for (int i = 0; i < or_scaled(2000); ++i) {
+        mk_shape a, b;
+        const double rad = i % 3 == 2 ? or_uniform(&r, 0.001, 0.02) : 0;
+        ck_assert_int_eq(mk_shape_box(&a, v3(or_uniform(&r, 0.05, 0.5), or_uniform(&r, 0.05, 0.5),
+                                              or_uniform(&r, 0.05, 0.3)), rad), MK_OK);
+        ck_assert_int_eq(mk_shape_box(&b, v3(or_uniform(&r, 0.05, 0.3), or_uniform(&r, 0.05, 0.3),
+                                              or_uniform(&r, 0.05, 0.3)), rad), MK_OK);
+        mk_transform xb;
+        if (i % 4 == 3) {
+            xb = or_pose(&r, v3_scale(or_unit(&r), or_uniform(&r, 0.1, 0.6)));
+        } else {
+            const double yaw = or_uniform(&r, -1, 1), tilt = or_uniform(&r, -0.02, 0.02);
+            mk_quat q = {sin(0.5 * tilt), 0, sin(0.5 * yaw), 1};
+            const double l = sqrt(q.x * q.x + q.z * q.z + q.w * q.w);
+            q.x /= l, q.z /= l, q.w /= l;
+            const double gap = or_uniform(&r, -0.02, 0.01);
+            xb = mk_transform_from_quat(v3(or_uniform(&r, -0.1, 0.1), or_uniform(&r, -0.1, 0.1),
+                                           a.u.box.half_extents.z + b.u.box.half_extents.z + 2 * rad + gap),
+                                        q);
+        }
+        mk_growth_input in = {0};
+        in.pair = (mk_pair){&a, at(v3(0, 0, 0)), &b, xb};
+        mk_manifold m, ref;
+        const mk_status st = mk_collide_growth(&in, &s, NULL, &m);
+        mk_growth_result g;
+        REQUIRE(mk_growth_distance(&in, &s.growth, NULL, &g) == st, "#%d: status %s", i, mk_status_string(st));
+        if (st != MK_GJK_SEPARATED && st != MK_GJK_INTERSECTING)
+            continue;
+        const double sep = v3_dot(v3_sub(g.point_b, g.point_a), g.normal);
+        if (sep > s.speculative) {
+            REQUIRE(m.count == 0, "#%d: %d points at separation %g", i, m.count, sep);
+            continue;
+        }
+        ck_assert_int_eq(mk_contact_manifold(&in.pair, g.normal, sep, &ms, &ref), MK_OK);
+        REQUIRE(m.count == ref.count, "#%d: %d points, general path %d", i, m.count, ref.count);
+        clipped += m.count >= 3;
+        REQUIRE(v3_len(v3_sub(m.normal, ref.normal)) <= 1e-12, "#%d: normals differ", i);
+        for (int k = 0; k < m.count; ++k) {
+            REQUIRE(m.points[k].id == ref.points[k].id, "#%d point %d: id %08x, general path %08x", i, k,
+                    (unsigned)m.points[k].id, (unsigned)ref.points[k].id);
+            REQUIRE(v3_len(v3_sub(m.points[k].point_a, ref.points[k].point_a)) <= 1e-12 &&
+                        v3_len(v3_sub(m.points[k].point_b, ref.points[k].point_b)) <= 1e-12 &&
+                        fabs(m.points[k].separation - ref.points[k].separation) <= 1e-12,
+                    "#%d point %d differs", i, k);
+        }
+    }
+    /* most stacked pairs are face contacts */
+    ck_assert_int_ge(clipped, or_scaled(2000) / 2);
+}
+END_TEST
+
 /* ------------------------------------------------------------ certificates */
 
 static mk_mat3 mat_mul(const mk_mat3 *a, const mk_mat3 *b)
@@ -1583,6 +1648,7 @@ int main(void)
     tcase_add_test(tc, plane_matches_box_standin);
     tcase_add_test(tc, plane_patch_points);
     tcase_add_test(tc, growth_model);
+    tcase_add_test(tc, growth_model_boxes_match_general_manifold);
     tcase_add_test(tc, certificate_matches_full_pipeline);
     tcase_add_test(tc, certificate_cases);
     tcase_add_test(tc, resting_shortcut_matches_oracle);

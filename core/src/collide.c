@@ -1029,8 +1029,15 @@ mk_status mk_collide_growth(const mk_growth_input *in, const mk_collide_settings
         return MK_INVALID_INPUT;
     if (sep > s.speculative)
         return st;
+    /* Two boxes: the dedicated face clip, the general path's points (as in
+     * make_points) at a fraction of its cost. */
+    const mk_pair *pair = &in->pair;
+    if (pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX &&
+        mk_manifold_box_box(pair, g.normal, sep, s.speculative, MK_MANIFOLD_MAX_POINTS, &out->normal, out->points,
+                            &out->count))
+        return st;
     mk_manifold_settings ms = mk_manifold_default_settings();
     ms.speculative_distance = s.speculative;
-    mk_status mst = mk_contact_manifold(&in->pair, g.normal, sep, &ms, out);
+    mk_status mst = mk_contact_manifold(pair, g.normal, sep, &ms, out);
     return mst == MK_OK ? st : mst;
 }
