@@ -634,15 +634,40 @@ START_TEST(growth_model)
     ck_assert_double_eq_tol(min_separation(&m), -0.01, 1e-6);
     mk_hull_destroy(h);
     ck_assert_int_eq(mk_collide_growth(NULL, &s, &gc, &m), MK_INVALID_INPUT);
+    /* the patch's room out of range: no points */
+    mk_contact_patch_result pr;
+    in.pair = (mk_pair){&slab, at(v3(0, 0, 0)), &cube, at(v3(0.05, 0, 0.19))};
+    in.centre_a = v3(0, 0, 0);
+    ck_assert_int_eq(mk_collide_growth_patch(&in, &s, NULL, 3, &pr), MK_INVALID_INPUT);
+    ck_assert_int_eq(pr.count, 0);
+    ck_assert_int_eq(mk_collide_growth_patch(&in, &s, NULL, MK_MANIFOLD_MAX_PATCH_POINTS + 1, &pr), MK_INVALID_INPUT);
+    ck_assert_int_eq(pr.count, 0);
+    ck_assert_int_eq(mk_collide_growth_patch(&in, &s, NULL, 8, &pr), MK_GJK_INTERSECTING);
+    ck_assert_int_eq(pr.count, 4);
 }
 END_TEST
 
 /* Growth contact model on box pairs: mk_collide_growth's dedicated face clip
  * gives what the general manifold gives on the growth solution's normal and
  * separation (mk_growth_distance, then mk_contact_manifold): count, ids and
- * order exactly, points and separations up to rounding. Boxes stacked with a
- * yaw and a small tilt (face contacts, the clip's case), sharp and rounded,
- * and in random orientations (edges and corners, where the clip hands over). */
+ * order exactly, points and separations up to rounding; and so does
+ * mk_collide_growth_patch against mk_contact_patch with room for 8 (a yawed
+ * box on a box: the octagon whole), and with room for 4 against
+ * mk_collide_growth. Boxes stacked with a yaw and a small tilt (face contacts,
+ * the clip's case), sharp and rounded, and in random orientations (edges and
+ * corners, where the clip hands over). */
+static void same_points(const mk_manifold_point *p, const mk_manifold_point *q, int count, int i, const char *what)
+{
+    for (int k = 0; k < count; ++k) {
+        REQUIRE(p[k].id == q[k].id, "#%d %s point %d: id %08x, reference %08x", i, what, k, (unsigned)p[k].id,
+                (unsigned)q[k].id);
+        REQUIRE(v3_len(v3_sub(p[k].point_a, q[k].point_a)) <= 1e-12 &&
+                    v3_len(v3_sub(p[k].point_b, q[k].point_b)) <= 1e-12 &&
+                    fabs(p[k].separation - q[k].separation) <= 1e-12,
+                "#%d %s point %d differs", i, what, k);
+    }
+}
+
 START_TEST(growth_model_boxes_match_general_manifold)
 {
     or_rng r = or_rng_make(0x6b0c5);
@@ -650,7 +675,7 @@ START_TEST(growth_model_boxes_match_general_manifold)
     s.speculative = 0.02;
     mk_manifold_settings ms = mk_manifold_default_settings();
     ms.speculative_distance = s.speculative;
-    int clipped = 0;
+    int clipped = 0, octagons = 0;
     for (int i = 0; i < or_scaled(2000); ++i) {
         mk_shape a, b;
         const double rad = i % 3 == 2 ? or_uniform(&r, 0.001, 0.02) : 0;
@@ -688,15 +713,18 @@ START_TEST(growth_model_boxes_match_general_manifold)
         REQUIRE(m.count == ref.count, "#%d: %d points, general path %d", i, m.count, ref.count);
         clipped += m.count >= 3;
         REQUIRE(v3_len(v3_sub(m.normal, ref.normal)) <= 1e-12, "#%d: normals differ", i);
-        for (int k = 0; k < m.count; ++k) {
-            REQUIRE(m.points[k].id == ref.points[k].id, "#%d point %d: id %08x, general path %08x", i, k,
-                    (unsigned)m.points[k].id, (unsigned)ref.points[k].id);
-            REQUIRE(v3_len(v3_sub(m.points[k].point_a, ref.points[k].point_a)) <= 1e-12 &&
-                        v3_len(v3_sub(m.points[k].point_b, ref.points[k].point_b)) <= 1e-12 &&
-                        fabs(m.points[k].separation - ref.points[k].separation) <= 1e-12,
-                    "#%d point %d differs", i, k);
-        }
+        same_points(m.points, ref.points, m.count, i, "manifold");
+        /* the patch: room for 8 against the general patch, for 4 against the manifold */
+        mk_contact_patch_result p8, r8, p4;
+        REQUIRE(mk_collide_growth_patch(&in, &s, NULL, 8, &p8) == st, "#%d: patch status", i);
+        ck_assert_int_eq(mk_contact_patch(&in.pair, g.normal, sep, &ms, 8, &r8), MK_OK);
+        REQUIRE(p8.count == r8.count, "#%d: %d patch points, general path %d", i, p8.count, r8.count);
+        octagons += p8.count > 4;
+        same_points(p8.points, r8.points, p8.count, i, "patch");
+        REQUIRE(mk_collide_growth_patch(&in, &s, NULL, 4, &p4) == st && p4.count == m.count, "#%d: patch of 4", i);
+        same_points(p4.points, m.points, m.count, i, "patch of 4");
     }
+    ck_assert_int_ge(octagons, or_scaled(2000) / 10);
     /* most stacked pairs are face contacts */
     ck_assert_int_ge(clipped, or_scaled(2000) / 2);
 }

@@ -1011,12 +1011,11 @@ mk_status mk_collide_plane_patch(const mk_shape *shape, const mk_transform *xf, 
     return plane_points(shape, xf, n, c, settings, max_points, out->points, &out->count, &out->normal);
 }
 
-mk_status mk_collide_growth(const mk_growth_input *in, const mk_collide_settings *settings, mk_growth_cache *cache,
-                            mk_manifold *out)
+/* The growth model's points, up to cap (4 .. MK_MANIFOLD_MAX_PATCH_POINTS). */
+static mk_status growth_points_of(const mk_growth_input *in, const mk_collide_settings *settings,
+                               mk_growth_cache *cache, int cap, contact_points *out)
 {
-    if (!out)
-        return MK_INVALID_INPUT;
-    empty_manifold(out);
+    empty(out);
     mk_collide_settings s = settings ? *settings : mk_collide_default_settings();
     if (!in || !isfinite(s.speculative))
         return MK_INVALID_INPUT;
@@ -1033,11 +1032,57 @@ mk_status mk_collide_growth(const mk_growth_input *in, const mk_collide_settings
      * make_points) at a fraction of its cost. */
     const mk_pair *pair = &in->pair;
     if (pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX &&
-        mk_manifold_box_box(pair, g.normal, sep, s.speculative, MK_MANIFOLD_MAX_POINTS, &out->normal, out->points,
-                            &out->count))
+        mk_manifold_box_box(pair, g.normal, sep, s.speculative, cap, &out->normal, out->points, &out->count))
         return st;
+    empty(out);
     mk_manifold_settings ms = mk_manifold_default_settings();
     ms.speculative_distance = s.speculative;
-    mk_status mst = mk_contact_manifold(pair, g.normal, sep, &ms, out);
-    return mst == MK_OK ? st : mst;
+    mk_status mst;
+    if (cap > MK_MANIFOLD_MAX_POINTS) {
+        mst = mk_contact_patch(pair, g.normal, sep, &ms, cap, out);
+    } else {
+        mk_manifold m;
+        mst = mk_contact_manifold(pair, g.normal, sep, &ms, &m);
+        out->count = m.count;
+        out->normal = m.normal;
+        memcpy(out->points, m.points, sizeof m.points);
+    }
+    if (mst != MK_OK) {
+        empty(out);
+        return mst;
+    }
+    return st;
+}
+
+/* ... with the slots past the count zeroed, as mk_collide's. */
+static mk_status growth_points(const mk_growth_input *in, const mk_collide_settings *settings,
+                               mk_growth_cache *cache, int cap, contact_points *out)
+{
+    const mk_status st = growth_points_of(in, settings, cache, cap, out);
+    const size_t unused = (size_t)(MK_MANIFOLD_MAX_PATCH_POINTS - out->count);
+    memset(out->points + out->count, 0, sizeof out->points[0] * unused);
+    return st;
+}
+
+mk_status mk_collide_growth(const mk_growth_input *in, const mk_collide_settings *settings, mk_growth_cache *cache,
+                            mk_manifold *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    contact_points p;
+    const mk_status st = growth_points(in, settings, cache, MK_MANIFOLD_MAX_POINTS, &p);
+    to_manifold(&p, out);
+    return st;
+}
+
+mk_status mk_collide_growth_patch(const mk_growth_input *in, const mk_collide_settings *settings,
+                                  mk_growth_cache *cache, int max_points, mk_contact_patch_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    if (max_points < MK_MANIFOLD_MAX_POINTS || max_points > MK_MANIFOLD_MAX_PATCH_POINTS) {
+        empty(out);
+        return MK_INVALID_INPUT;
+    }
+    return growth_points(in, settings, cache, max_points, out);
 }

@@ -474,38 +474,6 @@ static int emit_points(const mk_manifold_point *pts, int count, mk_vec3 normal, 
     return n;
 }
 
-static int emit(const mk_manifold *m, double sign, dGeomID o1, dGeomID o2, int max, dContactGeom *c, int skip)
-{
-    return emit_points(m->points, m->count, m->normal, sign, o1, o2, max, c, skip);
-}
-
-/* ODE takes more than four contacts: a full manifold may have left points of
- * its patch out (a yawed box on a box overlaps in an octagon). The patch with
- * up to `max` points, from the manifold's own normal and depth, replaces it
- * when it holds more points and reaches the same depth (to 1e-6 relative);
- * otherwise (the signed-distance witness joined the manifold, or the contact
- * is not a face patch) the manifold stands. */
-static int emit_patch(const mk_pair *pair, const mk_manifold *m, dGeomID o1, dGeomID o2, int max, dContactGeom *c,
-                      int skip)
-{
-    mk_real d = m->points[0].separation;
-    for (int i = 1; i < m->count; ++i)
-        d = fmin(d, m->points[i].separation);
-    mk_manifold_settings ms = mk_manifold_default_settings();
-    ms.speculative_distance = G.settings.speculative;
-    mk_contact_patch_result pr;
-    if (mk_contact_patch(pair, m->normal, d, &ms, patch_cap(max), &pr) == MK_OK && pr.count > m->count) {
-        mk_real e = pr.points[0].separation;
-        for (int i = 1; i < pr.count; ++i)
-            e = fmin(e, pr.points[i].separation);
-        if (fabs(e - d) <= 1e-6 * (1 + fabs(d))) {
-            ++G.stats.patches;
-            return emit_points(pr.points, pr.count, pr.normal, -1.0, o1, o2, max, c, skip);
-        }
-    }
-    return emit(m, -1.0, o1, o2, max, c, skip);
-}
-
 static int fail(void)
 {
     ++G.stats.failures;
@@ -587,28 +555,22 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
         if (bs == MK_GJK_SEPARATED)
             return 0;
     }
-    mk_manifold m;
+    /* the patch in one pass when ODE takes more than four points */
+    mk_contact_patch_result pr;
     mk_status st;
     if (G.options.contact_model == MK_ODE_MODEL_GROWTH) {
         mk_growth_input in = {pair, ca, cb, 0, 0};
-        st = mk_collide_growth(&in, &G.settings, pc ? &pc->growth : NULL, &m);
+        st = mk_collide_growth_patch(&in, &G.settings, pc ? &pc->growth : NULL, patch_cap(max), &pr);
         if (st == MK_GROWTH_DEGENERATE) /* no ball about a centre: signed distance instead */
-            st = mk_collide(&pair, &G.settings, gc, &m);
+            st = mk_collide_patch(&pair, &G.settings, pc ? &pc->cc : NULL, patch_cap(max), &pr);
     } else {
-        /* the patch in one pass when ODE takes more than four points */
-        mk_contact_patch_result pr;
         st = mk_collide_patch(&pair, &G.settings, pc ? &pc->cc : NULL, patch_cap(max), &pr);
-        if (st >= MK_INVALID_INPUT)
-            return fail();
-        if (pr.count > MK_MANIFOLD_MAX_POINTS)
-            ++G.stats.patches;
-        return emit_points(pr.points, pr.count, pr.normal, -1.0, o1, o2, max, contact, skip);
     }
     if (st >= MK_INVALID_INPUT)
         return fail();
-    if (max > MK_MANIFOLD_MAX_POINTS && m.count == MK_MANIFOLD_MAX_POINTS)
-        return emit_patch(&pair, &m, o1, o2, max, contact, skip);
-    return emit(&m, -1.0, o1, o2, max, contact, skip); /* m.normal: o1 -> o2 */
+    if (pr.count > MK_MANIFOLD_MAX_POINTS)
+        ++G.stats.patches;
+    return emit_points(pr.points, pr.count, pr.normal, -1.0, o1, o2, max, contact, skip); /* o1 -> o2 */
 }
 
 /* ------------------------------------------------------------ geom classes */

@@ -583,6 +583,40 @@ START_TEST(hand_built_contacts)
 }
 END_TEST
 
+/* The growth-distance contact model takes as many points as the
+ * signed-distance one (mk_collide_growth_patch): the yawed box on a box (the
+ * demo's stack) gives the 8 corners of the overlap octagon at 1.2 mm (on a
+ * face the growth separation is the depth), 4 when the caller takes 4; the
+ * same boxes as dConvex cubes likewise. */
+START_TEST(growth_model_patches)
+{
+    setup();
+    mk_ode_options o = mk_ode_default_options();
+    o.contact_model = MK_ODE_MODEL_GROWTH;
+    ck_assert_int_eq(mk_ode_install(&o), 0);
+    const double up[3] = {0, 0, 1};
+    dMatrix3 R;
+    dGeomID low = dCreateBox(0, 0.2, 0.2, 0.2), high = dCreateBox(0, 0.2, 0.2, 0.2);
+    dGeomSetPosition(low, 7, 7, 0.1);
+    dRFromAxisAndAngle(R, 0, 0, 1, 0.05);
+    dGeomSetRotation(high, R);
+    dGeomSetPosition(high, 7.001, 7.002, 0.3 - 0.0012);
+    const unsigned long long patches = mk_ode_get_stats().patches;
+    check_pair(high, low, 8, 0.0012, up, "growth: yawed box-box");
+    ck_assert_uint_eq(mk_ode_get_stats().patches, patches + 2);
+    dContact c[8];
+    ck_assert_int_eq(dCollide(high, low, 4, &c[0].geom, (int)sizeof(dContact)), 4);
+    dGeomID base = mk_ode_create_convex(0, kCube, 8), top = mk_ode_create_convex(0, kCube, 8);
+    dGeomSetPosition(base, 5, 5, 0.1);
+    dGeomSetRotation(top, R);
+    dGeomSetPosition(top, 5.001, 5.002, 0.3 - 0.0012);
+    check_pair(top, base, 8, 0.0012, up, "growth: yawed dConvex boxes");
+    ck_assert_int_eq((int)mk_ode_get_stats().failures, 0);
+    dGeomDestroy(low), dGeomDestroy(high), destroy_kind(base), destroy_kind(top);
+    teardown();
+}
+END_TEST
+
 /* Sizes ODE accepts and the core refuses. A dCapsule of length 0 is a sphere:
  * it rests on the ground and on a box as a sphere of its radius does (before,
  * the adapter refused it and it fell through, where stock ODE answers it: found
@@ -1023,6 +1057,7 @@ int main(void)
     tcase_add_test(api, pairs_mask);
     tcase_add_test(api, flags_stride_and_boolean);
     tcase_add_test(api, hand_built_contacts);
+    tcase_add_test(api, growth_model_patches);
     tcase_add_test(api, zero_sizes);
     tcase_add_test(api, convex_side_table);
     tcase_add_test(api, class_aabbs_exact);

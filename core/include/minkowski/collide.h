@@ -159,6 +159,14 @@ MK_API mk_status mk_collide_plane_patch(const mk_shape *shape, const mk_transfor
 MK_API mk_status mk_collide_growth(const mk_growth_input *in, const mk_collide_settings *settings,
                                    mk_growth_cache *cache, mk_manifold *out);
 
+/* mk_collide_growth with room for up to max_points contact points (4 ..
+ * MK_MANIFOLD_MAX_PATCH_POINTS; outside: MK_INVALID_INPUT, no points), for
+ * engines that take more than four (ODE): mk_contact_patch's points on the
+ * growth normal and separation, in one pass. max_points = 4 gives
+ * mk_collide_growth's points. */
+MK_API mk_status mk_collide_growth_patch(const mk_growth_input *in, const mk_collide_settings *settings,
+                                         mk_growth_cache *cache, int max_points, mk_contact_patch_result *out);
+
 #ifdef __cplusplus
 }
 #endif
