@@ -112,9 +112,9 @@ static mk_real depth_tie(const mk_pair *pair)
 }
 
 /* Contact points on a normal and signed distance: the manifold (cap 4) or
- * the patch (cap 5 .. 8), then the witness when no point reaches the depth. */
-static mk_status make_points(const mk_pair *pair, mk_vec3 normal, mk_real distance, mk_vec3 pa, mk_vec3 pb,
-                             mk_real spec, int cap, contact_points *out)
+ * the patch (cap 5 .. 8); out is emptied on an error status. */
+static mk_status shape_points(const mk_pair *pair, mk_vec3 normal, mk_real distance, mk_real spec, int cap,
+                              contact_points *out)
 {
     /* Two boxes: the face clip in the reference box's coordinates (the same
      * points as the general path's, at a fraction of its cost). */
@@ -122,7 +122,6 @@ static mk_status make_points(const mk_pair *pair, mk_vec3 normal, mk_real distan
         mk_manifold_box_box(pair, normal, distance, spec, cap, &out->normal, out->points, &out->count)) {
         const size_t unused = (size_t)(MK_MANIFOLD_MAX_PATCH_POINTS - out->count);
         memset(out->points + out->count, 0, sizeof out->points[0] * unused);
-        keep_deepest(out, cap, depth_tie(pair), pa, pb, distance);
         return MK_OK;
     }
     mk_manifold_settings ms = mk_manifold_default_settings();
@@ -137,10 +136,18 @@ static mk_status make_points(const mk_pair *pair, mk_vec3 normal, mk_real distan
         out->normal = m.normal;
         memcpy(out->points, m.points, sizeof m.points);
     }
-    if (mst != MK_OK) {
+    if (mst != MK_OK)
         empty(out);
+    return mst;
+}
+
+/* ... then the witness when no point reaches the depth. */
+static mk_status make_points(const mk_pair *pair, mk_vec3 normal, mk_real distance, mk_vec3 pa, mk_vec3 pb,
+                             mk_real spec, int cap, contact_points *out)
+{
+    const mk_status mst = shape_points(pair, normal, distance, spec, cap, out);
+    if (mst != MK_OK)
         return mst;
-    }
     keep_deepest(out, cap, depth_tie(pair), pa, pb, distance);
     return MK_OK;
 }
@@ -1028,30 +1035,8 @@ static mk_status growth_points_of(const mk_growth_input *in, const mk_collide_se
         return MK_INVALID_INPUT;
     if (sep > s.speculative)
         return st;
-    /* Two boxes: the dedicated face clip, the general path's points (as in
-     * make_points) at a fraction of its cost. */
-    const mk_pair *pair = &in->pair;
-    if (pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX &&
-        mk_manifold_box_box(pair, g.normal, sep, s.speculative, cap, &out->normal, out->points, &out->count))
-        return st;
-    empty(out);
-    mk_manifold_settings ms = mk_manifold_default_settings();
-    ms.speculative_distance = s.speculative;
-    mk_status mst;
-    if (cap > MK_MANIFOLD_MAX_POINTS) {
-        mst = mk_contact_patch(pair, g.normal, sep, &ms, cap, out);
-    } else {
-        mk_manifold m;
-        mst = mk_contact_manifold(pair, g.normal, sep, &ms, &m);
-        out->count = m.count;
-        out->normal = m.normal;
-        memcpy(out->points, m.points, sizeof m.points);
-    }
-    if (mst != MK_OK) {
-        empty(out);
-        return mst;
-    }
-    return st;
+    const mk_status mst = shape_points(&in->pair, g.normal, sep, s.speculative, cap, out);
+    return mst == MK_OK ? st : mst;
 }
 
 /* ... with the slots past the count zeroed, as mk_collide's. */

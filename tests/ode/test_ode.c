@@ -461,6 +461,17 @@ static void check_pair(dGeomID a, dGeomID b, int count, double depth, const doub
     }
 }
 
+/* Two cubes of side 0.2 as in the demo's stack: low resting on the ground
+ * at (x, y), high on it yawed 0.05 rad and 1.2 mm deep. */
+static void yawed_on(dGeomID high, dGeomID low, double x, double y)
+{
+    dMatrix3 R;
+    dGeomSetPosition(low, x, y, 0.1);
+    dRFromAxisAndAngle(R, 0, 0, 1, 0.05);
+    dGeomSetRotation(high, R);
+    dGeomSetPosition(high, x + 0.001, y + 0.002, 0.3 - 0.0012);
+}
+
 /* Exact cases against closed forms (depths, normals), plus the stock
  * colliders as an independent oracle on the pairs both can answer: sphere on
  * plane, sphere-sphere, box edge on plane, cone base on plane, capsule lying
@@ -564,10 +575,7 @@ START_TEST(hand_built_contacts)
      * as ODE's own box-box gives; 4 when the caller takes 4; with room for
      * one, the deepest (all equal here: any of them, at the right depth). */
     dGeomID low = dCreateBox(0, 0.2, 0.2, 0.2), high = dCreateBox(0, 0.2, 0.2, 0.2);
-    dGeomSetPosition(low, 7, 7, 0.1);
-    dRFromAxisAndAngle(R, 0, 0, 1, 0.05);
-    dGeomSetRotation(high, R);
-    dGeomSetPosition(high, 7.001, 7.002, 0.3 - 0.0012);
+    yawed_on(high, low, 7, 7);
     const unsigned long long patches = mk_ode_get_stats().patches;
     check_pair(high, low, 8, 0.0012, up, "yawed box-box");
     ck_assert_uint_eq(mk_ode_get_stats().patches, patches + 2);
@@ -595,21 +603,15 @@ START_TEST(growth_model_patches)
     o.contact_model = MK_ODE_MODEL_GROWTH;
     ck_assert_int_eq(mk_ode_install(&o), 0);
     const double up[3] = {0, 0, 1};
-    dMatrix3 R;
     dGeomID low = dCreateBox(0, 0.2, 0.2, 0.2), high = dCreateBox(0, 0.2, 0.2, 0.2);
-    dGeomSetPosition(low, 7, 7, 0.1);
-    dRFromAxisAndAngle(R, 0, 0, 1, 0.05);
-    dGeomSetRotation(high, R);
-    dGeomSetPosition(high, 7.001, 7.002, 0.3 - 0.0012);
+    yawed_on(high, low, 7, 7);
     const unsigned long long patches = mk_ode_get_stats().patches;
     check_pair(high, low, 8, 0.0012, up, "growth: yawed box-box");
     ck_assert_uint_eq(mk_ode_get_stats().patches, patches + 2);
     dContact c[8];
     ck_assert_int_eq(dCollide(high, low, 4, &c[0].geom, (int)sizeof(dContact)), 4);
     dGeomID base = mk_ode_create_convex(0, kCube, 8), top = mk_ode_create_convex(0, kCube, 8);
-    dGeomSetPosition(base, 5, 5, 0.1);
-    dGeomSetRotation(top, R);
-    dGeomSetPosition(top, 5.001, 5.002, 0.3 - 0.0012);
+    yawed_on(top, base, 5, 5);
     check_pair(top, base, 8, 0.0012, up, "growth: yawed dConvex boxes");
     ck_assert_int_eq((int)mk_ode_get_stats().failures, 0);
     dGeomDestroy(low), dGeomDestroy(high), destroy_kind(base), destroy_kind(top);
