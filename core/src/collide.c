@@ -1020,7 +1020,7 @@ mk_status mk_collide_plane_patch(const mk_shape *shape, const mk_transform *xf, 
 
 /* The growth model's points, up to cap (4 .. MK_MANIFOLD_MAX_PATCH_POINTS). */
 static mk_status growth_points_of(const mk_growth_input *in, const mk_collide_settings *settings,
-                               mk_growth_cache *cache, int cap, contact_points *out)
+                                  mk_growth_cache *cache, int cap, contact_points *out)
 {
     empty(out);
     mk_collide_settings s = settings ? *settings : mk_collide_default_settings();

@@ -1014,7 +1014,8 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
      * final basis is optimal still and the others do not enter. */
     if (warm) {
         const int whole = adopt_cached(B, c, warm);
-        for (int i = whole ? 3 : 0; i < 3 + warm->wide; ++i) {
+        const int nw = warm->wide < 3 ? warm->wide : 3;
+        for (int i = whole ? 3 : 0; i < 3 + nw; ++i) {
             const int wide = i >= 3, j = wide ? i - 3 : i;
             mk_vec3 a = wide ? warm->wide_a[j] : warm->a[j];
             mk_vec3 b = v3_add(m3_mul(&c->R, wide ? warm->wide_b[j] : warm->b[j]), c->t);
