@@ -884,20 +884,18 @@ static inline __attribute__((always_inline)) int iterate(ctx *c, const mk_growth
             corner_columns(c, B, kc, n, &s, &pa, &pb, sec ? feat : NULL, nfeat, 9 + st->max_iterations + 3 * k);
         /* Inner approximation update. No pivot along the basis normal means no
          * progress is possible in floating point: the bracket is as tight as it
-         * gets. After a secant step, fall back to the basis normal. */
+         * gets. After a secant or corner step, fall back to the basis normal
+         * (the corner step's columns may have closed the bracket already: the
+         * checks below still run). */
         const mk_real hs = sec ? v3_dot(B->n, s) : hn;
         const int moved = corner_mode ? pivot_careful(B, &c->p, &s, hs, &pa, &pb, 9 + k)
                                       : pivot(B, &c->p, &s, hs, &pa, &pb, 9 + k);
-        if (!moved) {
-            if (sec) {
-                fallback = 1;
-                continue;
-            }
+        if (!moved && !sec) {
             r->out = RUN_CONVERGED;
             ++k;
             break;
         }
-        fallback = 0;
+        fallback = !moved;
         if (!smooth && !corner_mode && c->wide && !r->wide_taken && r->tu - B->tl <= MK_GROWTH_WIDE_GAP * B->tl)
             take_wide(r);
         if (boolean && B->tl > 1) {
@@ -1644,15 +1642,14 @@ static inline __attribute__((always_inline)) int iterate2d(const ctx2d *c, const
                 pivot2d(B, p, w2_madd(other.q, rr, n), w2_madd(other.a, A->radius, n),
                         w2_madd(other.b, -Bs->radius, n), 2 + st->max_iterations + k, 1);
         }
-        if (!pivot2d(B, p, s, a, b, 2 + k, corners)) {
-            if (shot) {
-                fallback = 1;
-                continue;
-            }
+        /* A shot whose point does not pivot falls back to the basis normal;
+         * its raised column may have closed the bracket already. */
+        const int moved = pivot2d(B, p, s, a, b, 2 + k, corners);
+        if (!moved && !shot) {
             *maxed = 0;
             return k + 1;
         }
-        fallback = 0;
+        fallback = !moved;
         if (corners && *tu - B->tl <= st->tolerance * B->tl) {
             *maxed = 0;
             return k + 1;
