@@ -647,15 +647,7 @@ START_TEST(growth_model)
 }
 END_TEST
 
-/* Growth contact model on box pairs: mk_collide_growth's dedicated face clip
- * gives what the general manifold gives on the growth solution's normal and
- * separation (mk_growth_distance, then mk_contact_manifold): count, ids and
- * order exactly, points and separations up to rounding; and so does
- * mk_collide_growth_patch against mk_contact_patch with room for 8 (a yawed
- * box on a box: the octagon whole), and with room for 4 against
- * mk_collide_growth. Boxes stacked with a yaw and a small tilt (face contacts,
- * the clip's case), sharp and rounded, and in random orientations (edges and
- * corners, where the clip hands over). */
+/* Points and ids equal to a reference's, points to 1e-12. */
 static void same_points(const mk_manifold_point *p, const mk_manifold_point *q, int count, int i, const char *what)
 {
     for (int k = 0; k < count; ++k) {
@@ -668,6 +660,15 @@ static void same_points(const mk_manifold_point *p, const mk_manifold_point *q, 
     }
 }
 
+/* Growth contact model on box pairs: mk_collide_growth's dedicated face clip
+ * gives what the general manifold gives on the growth solution's normal and
+ * separation (mk_growth_distance, then mk_contact_manifold): count, ids and
+ * order exactly, points and separations up to rounding; and so does
+ * mk_collide_growth_patch against mk_contact_patch with room for 8 (a yawed
+ * box on a box: the octagon whole), and with room for 4 against
+ * mk_collide_growth. Boxes stacked with a yaw and a small tilt (face contacts,
+ * the clip's case), sharp and rounded, and in random orientations (edges and
+ * corners, where the clip hands over). */
 START_TEST(growth_model_boxes_match_general_manifold)
 {
     or_rng r = or_rng_make(0x6b0c5);
