@@ -46,6 +46,13 @@ static void empty(contact_points *out)
     out->normal = v3(1, 0, 0);
 }
 
+/* The slots past the count zeroed. */
+static void zero_tail(contact_points *out)
+{
+    const size_t unused = (size_t)(MK_MANIFOLD_MAX_PATCH_POINTS - out->count);
+    memset(out->points + out->count, 0, sizeof out->points[0] * unused);
+}
+
 static mk_real half_extent(const mk_shape *s)
 {
     mk_vec3 lo, hi;
@@ -120,8 +127,7 @@ static mk_status shape_points(const mk_pair *pair, mk_vec3 normal, mk_real dista
      * points as the general path's, at a fraction of its cost). */
     if (pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX &&
         mk_manifold_box_box(pair, normal, distance, spec, cap, &out->normal, out->points, &out->count)) {
-        const size_t unused = (size_t)(MK_MANIFOLD_MAX_PATCH_POINTS - out->count);
-        memset(out->points + out->count, 0, sizeof out->points[0] * unused);
+        zero_tail(out);
         return MK_OK;
     }
     mk_manifold_settings ms = mk_manifold_default_settings();
@@ -1044,8 +1050,7 @@ static mk_status growth_points(const mk_growth_input *in, const mk_collide_setti
                                mk_growth_cache *cache, int cap, contact_points *out)
 {
     const mk_status st = growth_points_of(in, settings, cache, cap, out);
-    const size_t unused = (size_t)(MK_MANIFOLD_MAX_PATCH_POINTS - out->count);
-    memset(out->points + out->count, 0, sizeof out->points[0] * unused);
+    zero_tail(out);
     return st;
 }
 
