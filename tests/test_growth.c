@@ -660,6 +660,54 @@ START_TEST(corner_step_columns_in_one_plane_with_the_ray)
 }
 END_TEST
 
+/* A sphere against a box (corner steps), moved slightly: the warm start met
+ * one vertex of P along several normals, and q = s - r n came out a few ulps
+ * apart each time; the three vertices held were copies of one, no corner step
+ * predicted an exit beyond the bound, and the basis normal crept on: 12
+ * supports warm against 4 cold. Vertices that agree to 1e-9 of the size are
+ * now one (growth.c, MK_GROWTH_SAME_VERTEX). */
+START_TEST(corner_vertex_met_twice_is_held_once)
+{
+    gcase g;
+    memset(&g, 0, sizeof g);
+    ck_assert_int_eq(mk_shape_sphere(&g.a, 0x1.df86b91ce46c8p-3), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&g.b, v3(0x1.a7e9661e715e8p-2, 0x1.be85329e2b9efp-4, 0x1.82595375848f4p-3), 0),
+                     MK_OK);
+    g.oa = g.a;
+    g.ob = g.b;
+    static const double ra[9] = {-0x1.a21b3ee29a3b8p-1, -0x1.885a05411fdbp-4,  0x1.236b8f16c4d92p-1,
+                                 -0x1.8c5a06bea0d39p-2, -0x1.48029472a3d5ap-1, -0x1.538757ef6bda1p-1,
+                                 0x1.b670938f6af83p-2,  -0x1.860fc75686093p-1, 0x1.f1bfcb9a01b94p-2};
+    static const double rb0[9] = {0x1.ab760c0bce08p-4,  -0x1.572d9e9726325p-2, 0x1.df6c36a1a09fcp-1,
+                                  0x1.a7079dd67f887p-2, -0x1.af053c7f2ef6cp-1, -0x1.63adbbdc4f6d6p-2,
+                                  0x1.cf3224440ad7p-1,  0x1.b13b759b69892p-2,  0x1.9e78b129124bp-5};
+    static const double rb1[9] = {0x1.96a34259952b8p-4, -0x1.63907395cd235p-2, 0x1.dd71f4222d6cdp-1,
+                                  0x1.aee5f1f67f5f7p-2, -0x1.ab4c99b3a3bdp-1,  -0x1.6c17fd1741e43p-2,
+                                  0x1.cdac4e13fdab9p-1, 0x1.b5f684f2cf61dp-2,  0x1.031e044a59727p-4};
+    for (int k = 0; k < 9; ++k) {
+        g.xa.R.m[k / 3][k % 3] = ra[k];
+        g.xb.R.m[k / 3][k % 3] = rb0[k];
+    }
+    g.xa.p = v3(0, 0, 0);
+    g.xb.p = v3(-0x1.b24d1749f82d1p-2, -0x1.a6a04ed940e43p-2, -0x1.371aaf712760cp-5);
+    const mk_growth_settings st = mk_growth_default_settings();
+    mk_growth_cache cache;
+    memset(&cache, 0, sizeof cache);
+    mk_growth_input in = input_of(&g);
+    mk_growth_result r0, rc, rw;
+    mk_growth_distance(&in, &st, &cache, &r0);
+    for (int k = 0; k < 9; ++k)
+        g.xb.R.m[k / 3][k % 3] = rb1[k];
+    g.xb.p = v3(-0x1.b6df6a99d8351p-2, -0x1.a489df54cc58p-2, -0x1.7e7ab34e352e2p-5);
+    in = input_of(&g);
+    mk_growth_distance(&in, &st, NULL, &rc);
+    mk_growth_distance(&in, &st, &cache, &rw);
+    check_solution(&g, &rw, st.tolerance, NULL, "sphere vs box, warm");
+    REQUIRE(fabs(rw.sigma - rc.sigma) <= 2 * st.tolerance * rc.sigma, "warm %.17g cold %.17g", rw.sigma, rc.sigma);
+    REQUIRE(rw.iterations <= rc.iterations, "warm %d supports, cold %d", rw.iterations, rc.iterations);
+}
+END_TEST
+
 START_TEST(touching_spheres_give_one)
 {
     or_rng r = or_rng_make(0x5fe7e);
@@ -1643,6 +1691,7 @@ static Suite *growth_suite(void)
     tcase_add_test(hostile, invalid_inputs);
     tcase_add_test(hostile, iteration_bound_keeps_a_valid_bracket);
     tcase_add_test(hostile, corner_step_columns_in_one_plane_with_the_ray);
+    tcase_add_test(hostile, corner_vertex_met_twice_is_held_once);
     suite_add_tcase(s, hostile);
     TCase *plane = tcase_create("2d");
     tcase_set_timeout(plane, timeout);

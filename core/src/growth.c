@@ -742,11 +742,21 @@ typedef struct corners {
 
 static inline int same_point(mk_vec3 u, mk_vec3 v) { return u.x == v.x && u.y == v.y && u.z == v.z; }
 
-/* q to the front (moved there when already held). */
-static inline void corners_push(corners *k, mk_vec3 q, mk_vec3 a, mk_vec3 b)
+/* Vertices of P closer than this (relative to |q| + r) are one: q = s - r n
+ * carries the rounding of s and of r n, so a vertex met along two normals
+ * rarely comes out bit for bit the same, and its copies crowded the other
+ * vertices out of the three held (capsule pairs whose P is one flat
+ * parallelogram kept three copies of one corner: no step predicted beyond
+ * the bound, and the basis normal crept on linearly, 9 supports warm
+ * against 4 cold). */
+#define MK_GROWTH_SAME_VERTEX 1e-9
+
+/* q to the front (moved there when already held); rr = r_A + r_B. */
+static inline void corners_push(corners *k, mk_vec3 q, mk_vec3 a, mk_vec3 b, mk_real rr)
 {
+    const mk_real e2 = MK_GROWTH_SAME_VERTEX * MK_GROWTH_SAME_VERTEX * (v3_len2(q) + rr * rr);
     int j = 0;
-    while (j < k->count && !same_point(k->c[j].q, q))
+    while (j < k->count && !(v3_len2(v3_sub(k->c[j].q, q)) <= e2))
         ++j;
     if (j == k->count)
         j = k->count < 3 ? k->count++ : 2;
@@ -840,7 +850,7 @@ static __attribute__((noinline)) void corner_columns(const ctx *c, basis *B, cor
                                                      int nfeat, int id)
 {
     const mk_real rr = c->ra + c->rb;
-    corners_push(kc, v3_madd(*s, -rr, n), v3_madd(*pa, -c->ra, n), v3_madd(*pb, c->rb, n));
+    corners_push(kc, v3_madd(*s, -rr, n), v3_madd(*pa, -c->ra, n), v3_madd(*pb, c->rb, n), rr);
     for (int i = 0; feat && nfeat > 1 && i < nfeat; ++i) {
         const corner *o = &feat[i];
         mk_vec3 w = v3_madd(o->q, rr, n), wa = v3_madd(o->a, c->ra, n), wb = v3_madd(o->b, -c->rb, n);
@@ -1036,7 +1046,7 @@ static void solve(ctx *c, const mk_growth_settings *st, const mk_growth_cache *w
             mk_vec3 b = v3_add(m3_mul(&c->R, warm->corner_b[i]), c->t);
             mk_vec3 q = v3_add(v3_sub(a, b), c->p);
             if (v3_finite(q))
-                corners_push(&r->kc, q, a, b);
+                corners_push(&r->kc, q, a, b, c->ra + c->rb);
         }
         /* Points and segments: P is at most a parallelogram, whose edges and
          * corners the vertices held cover, and the cached basis would only
@@ -1684,7 +1694,9 @@ static inline __attribute__((always_inline)) int iterate2d(const ctx2d *c, const
         }
         if (corners) {
             const corner2d q = {w2_madd(s, -rr, n), w2_madd(a, -A->radius, n), w2_madd(b, Bs->radius, n)};
-            const int same = kc[0].q.x == q.q.x && kc[0].q.y == q.q.y;
+            const mk_vec2 dq = w2_sub(kc[0].q, q.q);
+            const int same = w2_dot(dq, dq) <= MK_GROWTH_SAME_VERTEX * MK_GROWTH_SAME_VERTEX *
+                                                    (w2_dot(q.q, q.q) + rr * rr); /* as corners_push */
             const corner2d other = same ? kc[1] : kc[0];
             if (nk == 0 || !same) {
                 kc[1] = kc[0];
