@@ -888,12 +888,12 @@ START_TEST(warm_start_matches_cold_start)
                 FAMILY_NAME[f]);
     /* At rest (growth.c's adopt_cached), measured: one support on polytopes,
      * spheres and ellipsoids, 1.06-1.47 on the curved families; capsule pairs
-     * take their corner steps (1.54; 2.28 while a step whose own point did
-     * not pivot went on to one more support without checking the bracket its
-     * columns had closed). Entered by pivots instead, the cached basis took
-     * 1.45 on boxes and 2.64 on cylinders. */
+     * take their corner steps (1.00 since P is held whole; 1.54 before, 2.28
+     * while a step whose own point did not pivot went on to one more support
+     * without checking the bracket its columns had closed). Entered by pivots
+     * instead, the cached basis took 1.45 on boxes and 2.64 on cylinders. */
     for (int f = 0; f < F_COUNT; ++f)
-        REQUIRE(rest_it[f] <= (f == F_CAPSULE ? 1.8 : 1.6) * count[f], "%s: %.2f supports at rest", FAMILY_NAME[f],
+        REQUIRE(rest_it[f] <= 1.6 * count[f], "%s: %.2f supports at rest", FAMILY_NAME[f],
                 (double)rest_it[f] / count[f]);
     /* polytopes: pair by pair in all but one pair in a thousand */
     ck_assert_int_le(polytope_more * 1000, count[F_BOX] + count[F_HULL12] + count[F_HULL60]);
@@ -906,10 +906,15 @@ START_TEST(warm_start_matches_cold_start)
     /* Capsule pairs take the corner steps (growth.c): 21.1 supports cold and
      * 16.8 warm with the basis normal alone, 4.4 and 2.3 with them, 3.6 and
      * 1.5 since the bracket is checked after a step whose own point does not
-     * pivot. */
-    REQUIRE(cold_it[F_CAPSULE] <= 4 * count[F_CAPSULE] && warm_it[F_CAPSULE] <= 2 * count[F_CAPSULE],
-            "capsule pairs: %.2f supports cold, %.2f warm", (double)cold_it[F_CAPSULE] / count[F_CAPSULE],
-            (double)warm_it[F_CAPSULE] / count[F_CAPSULE]);
+     * pivot, 3.56 and 1.31 since a vertex met twice is held once, 1.00
+     * either way since P is held whole from the cores' ends (whole_p) and the
+     * first step's columns are taken as the basis (corner_columns; 1.13, no
+     * pair needing more warm, while they were pivoted in one by one). */
+    REQUIRE(cold_it[F_CAPSULE] <= 1.01 * count[F_CAPSULE] && warm_it[F_CAPSULE] <= 1.01 * count[F_CAPSULE] &&
+                more[F_CAPSULE] == 0,
+            "capsule pairs: %.2f supports cold, %.2f warm, warm needed more on %d of %d",
+            (double)cold_it[F_CAPSULE] / count[F_CAPSULE], (double)warm_it[F_CAPSULE] / count[F_CAPSULE],
+            more[F_CAPSULE], count[F_CAPSULE]);
     /* Ellipsoid pairs take secant steps, warm ones first the chord steps of
      * the cached samples' fit (growth.c, chord_take): measured 8.80 supports
      * cold, 3.68 warm, 1 pair of 769 needing more (7.52 and 80 pairs while
@@ -1281,7 +1286,16 @@ START_TEST(boolean_exits_early)
         mk_growth_intersect_result b;
         mk_growth_distance(&in, NULL, NULL, &res);
         mk_growth_intersect(&in, NULL, NULL, &b);
-        ck_assert_int_le(b.iterations, res.iterations);
+        /* Never more supports than the distance query, but for pairs of a
+         * capsule and a capsule or sphere: there the distance query takes
+         * the exit of D' from the cores' ends, one support after a dearer
+         * step (mk_growth_bench: 340 against the Boolean's 110 ns), and the
+         * Boolean query the basis normal's cheap supports (measured at
+         * MK_TEST_SCALE=10: 104 such pairs of 30,000 take 2 to 5). */
+        const int thin = (g.a.type == MK_SHAPE_CAPSULE || g.b.type == MK_SHAPE_CAPSULE) &&
+                         (g.a.type == MK_SHAPE_SPHERE || g.a.type == MK_SHAPE_CAPSULE) &&
+                         (g.b.type == MK_SHAPE_SPHERE || g.b.type == MK_SHAPE_CAPSULE);
+        ck_assert_int_le(b.iterations, thin ? 5 : res.iterations);
         dist_it += res.iterations;
         bool_it += b.iterations;
         /* The Boolean query's bounds bracket the distance query's answer. */

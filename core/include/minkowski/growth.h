@@ -70,11 +70,11 @@ MK_API mk_growth_settings mk_growth_default_settings(void);
  * Boolean query reads and writes the same cache. For pairs of spheres and
  * ellipsoids (secant steps, see growth.c) it holds instead the last `samples`
  * support calls, each as its direction and its points, which seed the secant
- * fit at the new pose (a Newton step with the previous Jacobian). For capsule
- * pairs and a sphere against a capsule, box or hull (growth.c's corner steps)
- * it also holds the last `corners` vertices of the cores' difference met,
- * which aim the first support at the new pose (capsule pairs: instead of the
- * basis). For the other pairs it also keeps a `wide` basis: the support points
+ * fit at the new pose (a Newton step with the previous Jacobian). For a
+ * sphere against a box or hull (growth.c's corner steps) it also holds the
+ * last `corners` vertices of the cores' difference met, which aim the first
+ * support at the new pose; capsule pairs and a sphere against a capsule do
+ * not read it (their cores' difference is known whole). For the other pairs it also keeps a `wide` basis: the support points
  * of the basis met when the relative gap first fell below 1e-3 that the final
  * basis lacks (ours, not the paper's). On curved shapes the final basis is a
  * cluster of points about the old solution that a small motion leaves beside
