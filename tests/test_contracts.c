@@ -9,6 +9,11 @@
  *   - Boolean (GJK and growth): "separated" comes with a positive margin and a
  *     plane the shapes' supports respect, and agrees with the signed
  *     distance's bracket; "intersecting" only within the touching band;
+ *   - growth distance (cold, then warm over small motions): finite, unit
+ *     normal, lower <= sigma = upper within the tolerance, the normal's plane
+ *     respected by both shapes scaled to the lower bound, the witnesses on
+ *     their shapes and brought to the contact point by the scaling, warm
+ *     answers equal to cold ones;
  *   - collide (cached, over small motions): at most the room asked for,
  *     increasing feature ids, separation = <point_b - point_a, normal> and
  *     depth = -separation (manifold.h), unit normal.
@@ -114,9 +119,46 @@ static void check_points(const scene *sc, const mk_contact_patch_result *m, int 
     }
 }
 
+/* A growth distance's promises (growth.h), against the shapes' supports and
+ * surfaces. */
+static void check_growth(const scene *sc, const mk_growth_result *g, const char *what)
+{
+    const double tol = mk_growth_default_settings().tolerance;
+    const double slack = 1e-9 * sc->size;
+    REQUIRE(isfinite(g->sigma) && isfinite(g->lower_bound) && isfinite(g->upper_bound) && v3_finite(g->point_a) &&
+                v3_finite(g->point_b) && v3_finite(g->contact) && v3_finite(g->centre_a) && v3_finite(g->centre_b),
+            "scene %d %s: not finite", sc->index, what);
+    REQUIRE(unit_normal(g->normal), "scene %d %s: normal of length %.17g", sc->index, what, v3_len(g->normal));
+    REQUIRE(g->sigma == g->upper_bound && g->lower_bound <= g->upper_bound &&
+                g->upper_bound - g->lower_bound <= 1.01 * tol * g->upper_bound,
+            "scene %d %s: sigma %.17g in [%.17g, %.17g]", sc->index, what, g->sigma, g->lower_bound, g->upper_bound);
+    /* Scaled by the lower bound about their centres, A stays below the
+     * normal's plane and B above it. */
+    const mk_vec3 n = g->normal;
+    const double s = g->lower_bound, ca = v3_dot(n, g->centre_a), cb = v3_dot(n, g->centre_b);
+    const double top_a = ca + s * (or_support_value(&sc->a, &sc->xa, n) - ca);
+    const double bot_b = cb + s * (-or_support_value(&sc->b, &sc->xb, v3_neg(n)) - cb);
+    REQUIRE(top_a <= bot_b + slack + 1e-12 * (fabs(top_a) + fabs(bot_b)),
+            "scene %d %s (types %d/%d): scaled by %.17g, A reaches %.17g above B's %.17g", sc->index, what,
+            sc->a.type, sc->b.type, s, top_a, bot_b);
+    /* The witnesses lie on their shapes, and sigma brings both to the contact. */
+    const double w = 4 * tol * sc->size + slack;
+    const double oa = or_point_shape(&sc->a, &sc->xa, g->point_a, NULL);
+    const double ob = or_point_shape(&sc->b, &sc->xb, g->point_b, NULL);
+    REQUIRE(oa <= w && ob <= w, "scene %d %s (types %d/%d): witnesses outside their shapes by %g and %g", sc->index,
+            what, sc->a.type, sc->b.type, oa, ob);
+    const mk_vec3 xa = v3_madd(g->centre_a, g->sigma, v3_sub(g->point_a, g->centre_a));
+    const mk_vec3 xb = v3_madd(g->centre_b, g->sigma, v3_sub(g->point_b, g->centre_b));
+    const double reach = slack + 1e-9 * (g->sigma + 1) * (sc->size + v3_len(v3_sub(g->centre_b, g->centre_a)));
+    REQUIRE(v3_len(v3_sub(xa, g->contact)) <= reach && v3_len(v3_sub(xb, g->contact)) <= reach,
+            "scene %d %s: scaled witnesses %g and %g from the contact", sc->index, what,
+            v3_len(v3_sub(xa, g->contact)), v3_len(v3_sub(xb, g->contact)));
+}
+
 /* What the scenes exercised (printed). */
 typedef struct tally {
     int penetrating, separated, budget, boolean_apart, growth_apart, points, witness;
+    int growth, growth_cold, growth_warm; /* growth distances checked, supports cold and warm */
 } tally;
 
 static void check_scene(const scene *sc, void *ws, size_t ws_bytes, tally *t)
@@ -184,6 +226,42 @@ static void check_scene(const scene *sc, void *ws, size_t ws_bytes, tally *t)
         check_plane(sc, gr.plane_normal, gr.plane_offset, gr.margin, "growth Boolean");
     }
 
+    /* growth distance, cold, then warm over three small motions of B */
+    {
+        mk_growth_cache gc;
+        memset(&gc, 0, sizeof gc);
+        mk_growth_input gi;
+        memset(&gi, 0, sizeof gi);
+        gi.pair = p;
+        scene moved = *sc;
+        for (int step = 0; step < 4; ++step) {
+            mk_growth_result gw, gcold;
+            const mk_status ws_ = mk_growth_distance(&gi, NULL, &gc, &gw);
+            if (ws_ == MK_GROWTH_DEGENERATE) /* a centre on the boundary (blob hulls) */
+                break;
+            REQUIRE(ws_ == MK_GJK_SEPARATED || ws_ == MK_GJK_INTERSECTING, "scene %d step %d: growth %s", sc->index,
+                    step, mk_status_string(ws_));
+            check_growth(&moved, &gw, step ? "growth warm" : "growth");
+            ++t->growth;
+            if (step > 0) {
+                /* The same answer; the status may differ only within the
+                 * tolerance of touching (one bracket above 1, one not). */
+                const mk_status cs_ = mk_growth_distance(&gi, NULL, NULL, &gcold);
+                const double tol = mk_growth_default_settings().tolerance;
+                REQUIRE((cs_ == ws_ || fabs(gcold.sigma - 1) <= 2 * tol) &&
+                            fabs(gcold.sigma - gw.sigma) <= 2 * tol * gcold.sigma,
+                        "scene %d step %d (types %d/%d, radii %g/%g, scale %g): growth warm %.17g (%s, %d supports), "
+                        "cold %.17g (%s, %d)",
+                        sc->index, step, sc->a.type, sc->b.type, sc->a.radius, sc->b.radius, sc->scale, gw.sigma,
+                        mk_status_string(ws_), gw.iterations, gcold.sigma, mk_status_string(cs_), gcold.iterations);
+                t->growth_cold += gcold.iterations;
+                t->growth_warm += gw.iterations;
+            }
+            gi.pair.xf_b.p = v3_add(gi.pair.xf_b.p, v3_scale(v3(2e-4, -1e-4, 3e-4), sc->size));
+            moved.xb = gi.pair.xf_b;
+        }
+    }
+
     /* collide, cached, over three small motions of B */
     mk_collide_settings cs = mk_collide_default_settings();
     cs.speculative = 0.01 * sc->size;
@@ -215,7 +293,7 @@ START_TEST(random_scenes_keep_the_contracts)
     void *ws = malloc(ws_bytes);
     static const double scales[3] = {1e-3, 1, 1e3};
     const int n = or_scaled(3000);
-    tally t = {0, 0, 0, 0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < n; ++i) {
         scene sc;
         sc.index = i;
@@ -251,6 +329,8 @@ START_TEST(random_scenes_keep_the_contracts)
     printf("contracts: %d random scenes (%d penetrating, %d apart, %d at EPA's budget; Boolean apart %d of %d, "
            "growth Boolean %d); %d collide points, %d of them witness pairs\n",
            n, t.penetrating, t.separated, t.budget, t.boolean_apart, 3 * n, t.growth_apart, t.points, t.witness);
+    printf("contracts: %d growth distances, after small motions %d supports cold, %d warm\n", t.growth,
+           t.growth_cold, t.growth_warm);
 }
 END_TEST
 

@@ -708,6 +708,67 @@ START_TEST(corner_vertex_met_twice_is_held_once)
 }
 END_TEST
 
+/* A sphere against a 42-point hull (corner steps) whose predicted exit over
+ * an edge's cylinder missed: the edge's ends raised along n, taken as the
+ * basis, put the ray's crossing on the basis' edge, and the pivots that
+ * followed went round in place to the iteration bound (100 supports; found by
+ * test_contracts at MK_TEST_SCALE=30). Such a triangle is taken only where the
+ * support point confirms the edge (growth.c, corner_columns). */
+START_TEST(corner_step_missing_an_edge_does_not_stall)
+{
+    static const mk_vec3 pts[42] = {
+        {0x1.6df6e0525798dp-2, 0x1.4adf399055dd6p-2, 0x1.5de4d97d937e2p-2}, {0x1.118b04ecc39dcp-9, 0x1.f46f1998ecdb3p-3, 0x1.0cfcb78e1aa54p+0},
+        {0x1.b26de5c401d9cp-2, 0x1.8bdc312eee8c3p-3, 0x1.67845b31822a7p-2}, {0x1.54473b2641f25p-2, -0x1.b46c19defdad2p-3, 0x1.6be5d939ffcc3p-1},
+        {-0x1.74d9e7abd6943p-5, -0x1.cfd80401d9deap-2, -0x1.4074af5599ad9p-1}, {-0x1.d4775fd9794fbp-2, -0x1.db1bc7e5d9877p-9, 0x1.6b11546ddacfp-2},
+        {-0x1.6035c0037f7b4p-2, -0x1.cd04f5e4b7a77p-4, 0x1.91859affe93d8p-1}, {-0x1.e4676601708ap-2, 0x1.e866887d74bffp-8, 0x1.8ee41b160943cp-3},
+        {-0x1.d6d61a32e9e75p-2, 0x1.2da6df270c221p-4, 0x1.2dc5a80566581p-2}, {0x1.7e2ef8cdf0f39p-5, -0x1.bf9e9f0b63a16p-2, -0x1.5adb34ef28b0ap-1},
+        {0x1.41f656b91990ap-3, 0x1.02e84d8a522e9p-1, -0x1.bc6e019428ea4p-4}, {-0x1.8ab15b11c9948p-2, 0x1.13ea8174443f5p-3, 0x1.46199f0b07142p-1},
+        {0x1.e15e4719c68e2p-2, 0x1.97ca27b5370ep-4, -0x1.610909ca8894ap-4}, {-0x1.3b3b989d6ab8dp-5, -0x1.c386f5a3488fap-2, -0x1.565359a2b8d47p-1},
+        {-0x1.68d719e32e836p-7, -0x1.b3f348cafba72p-3, -0x1.1536234b5cc5fp+0}, {-0x1.e5c22387cc628p-2, 0x1.41a7ce6685be6p-4, -0x1.fbccee31e8632p-6},
+        {0x1.264d133d72e4cp-5, -0x1.0bfcb4cbe5646p-1, 0x1.064eac7c331dfp-2}, {-0x1.6eca5c5b33de7p-4, -0x1.077fcfcee03cp-1, 0x1.0c67f7b4c48f4p-2},
+        {0x1.1765d1852c56fp-4, -0x1.02b513fc80dcbp-4, 0x1.28c75fb69a326p+0}, {0x1.d2a5ade854e24p-3, -0x1.a89821281eac9p-2, 0x1.0028cdecad486p-1},
+        {0x1.0541731d1a973p-2, -0x1.6831a0337be1cp-2, 0x1.44d4be1980bbfp-1}, {0x1.d9da0c074ee25p-2, -0x1.0b01e7fc3de67p-3, 0x1.f16408322212fp-4},
+        {0x1.3fef30f160411p-3, -0x1.f19f4847ab906p-2, 0x1.50136c86f4e11p-2}, {0x1.9f9cac027ed36p-4, -0x1.f3b7b5a3c3b3bp-2, 0x1.b6923a6391481p-2},
+        {-0x1.2fb014868d66bp-9, 0x1.3056f8649f822p-4, -0x1.2b0f3682f157ep+0}, {0x1.3ee70695a929dp-5, 0x1.1b8e32cd3ap-2, -0x1.01b12a0a3baebp+0},
+        {-0x1.efb056f14c7b5p-3, 0x1.2260cb9780aabp-3, -0x1.f07f8e9044f1ep-1}, {-0x1.9e61dc9fad13bp-4, 0x1.d3ab33eace055p-7, -0x1.270ed0caa1352p+0},
+        {0x1.24d3c4cb5b9dfp-5, -0x1.4013eff5e3c58p-8, -0x1.2d1b5261cf8d9p+0}, {0x1.2894852b7fd24p-3, 0x1.b6ddb5f0ab393p-3, -0x1.0584eddce1bedp+0},
+        {-0x1.95e3a0a6d17fcp-2, -0x1.856b4dea1cc13p-3, -0x1.08bd5db55c7adp-1}, {-0x1.c581feefaa1f2p-2, -0x1.8de2325b3c2ddp-3, 0x1.3b86b8a878173p-3},
+        {-0x1.7f3a6f8c7f0dfp-2, -0x1.551bd2360d99dp-2, 0x1.a5fc8b1032234p-4}, {-0x1.bae88a9210377p-2, -0x1.646f54163c6fep-5, -0x1.0080fcf1efefp-1},
+        {-0x1.68e657f4e8701p-3, -0x1.8d2db06a2c645p-2, -0x1.62a8ad6f3fcd1p-1}, {-0x1.3bd7fdf62e27ep-3, -0x1.5bf31c5a45009p-2, -0x1.a9ef04c645727p-1},
+        {-0x1.45a38b5bba1e3p-2, 0x1.06ae18626bc58p-6, -0x1.c3c5645d1c16ep-1}, {0x1.842f1d130ca53p-4, 0x1.789446261396dp-2, -0x1.a83083ed918c9p-1},
+        {0x1.cd034928df5d2p-4, 0x1.fecef350d8aabp-2, -0x1.5f4561d7f2f07p-2}, {0x1.5cefd0a4c1f6bp-4, 0x1.737b78cfe9497p-2, -0x1.b0badf872de04p-1},
+        {0x1.1b0afe5128c56p-3, 0x1.17206271b5b8ap-2, -0x1.eaa82ca30cf77p-1}, {0x1.cfbb09afe6295p-2, 0x1.68d0ceddc3ff3p-3, -0x1.66f5fb8496b25p-5},
+    };
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, 42, &h), MK_OK);
+    gcase g;
+    memset(&g, 0, sizeof g);
+    ck_assert_int_eq(mk_shape_sphere(&g.a, 0x1.7255495de95a6p+0), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&g.b, h, 0), MK_OK);
+    g.oa = g.a;
+    g.ob = g.b;
+    static const double ra[9] = {-0x1.18f74a32a425ap-1, 0x1.a21afa74ca9efp-1,  0x1.6e6350aeef0c2p-3,
+                                 -0x1.0197268ad294p-4,  0x1.6272248378fbcp-3,  -0x1.f73ea5c093a64p-1,
+                                 -0x1.aaceef3d7548ep-1, -0x1.19ebfa6b12184p-1, -0x1.6552834c90a8p-5};
+    static const double rb[9] = {-0x1.57ac4c1369664p-1, -0x1.5cb1325836603p-1, -0x1.2ba4d48a96164p-2,
+                                 -0x1.791c024cc8c0fp-1, 0x1.507c6934ce31p-1,   0x1.47a686bd2972ap-3,
+                                 0x1.556ac226c9f2fp-4,  0x1.4aaa6bce5059ap-2,  -0x1.e2b021192274cp-1};
+    for (int k = 0; k < 9; ++k) {
+        g.xa.R.m[k / 3][k % 3] = ra[k];
+        g.xb.R.m[k / 3][k % 3] = rb[k];
+    }
+    g.xa.p = v3(-0x1.232ec242ddbb3p+1, -0x1.9e0f4b60b7p-9, 0x1.6fd225e7d850bp+0);
+    g.xb.p = v3(-0x1.c68d5f86cbc2bp+1, 0x1.3beaa5fe5c024p-1, 0x1.ada755d3346fep+1);
+    const mk_growth_settings st = mk_growth_default_settings();
+    mk_growth_input in = input_of(&g);
+    mk_growth_result res;
+    mk_growth_distance(&in, &st, NULL, &res);
+    check_solution(&g, &res, st.tolerance, NULL, "sphere vs hull, a corner step missing an edge");
+    REQUIRE(res.iterations <= 20, "%d supports", res.iterations);
+    mk_hull_destroy(h);
+}
+END_TEST
+
 START_TEST(touching_spheres_give_one)
 {
     or_rng r = or_rng_make(0x5fe7e);
@@ -1706,6 +1767,7 @@ static Suite *growth_suite(void)
     tcase_add_test(hostile, iteration_bound_keeps_a_valid_bracket);
     tcase_add_test(hostile, corner_step_columns_in_one_plane_with_the_ray);
     tcase_add_test(hostile, corner_vertex_met_twice_is_held_once);
+    tcase_add_test(hostile, corner_step_missing_an_edge_does_not_stall);
     suite_add_tcase(s, hostile);
     TCase *plane = tcase_create("2d");
     tcase_set_timeout(plane, timeout);

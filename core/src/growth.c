@@ -768,14 +768,19 @@ static inline int same_point(mk_vec3 u, mk_vec3 v) { return u.x == v.x && u.y ==
  * against 4 cold). */
 #define MK_GROWTH_SAME_VERTEX 1e-9
 
+/* Whether vertices u and q of P are one (rr = r_A + r_B). */
+static inline int same_vertex(mk_vec3 u, mk_vec3 q, mk_real rr)
+{
+    return v3_len2(v3_sub(u, q)) <= MK_GROWTH_SAME_VERTEX * MK_GROWTH_SAME_VERTEX * (v3_len2(q) + rr * rr);
+}
+
 /* q to the front (moved there when already held); rr = r_A + r_B. */
 static inline void corners_push(corners *k, mk_vec3 q, mk_vec3 a, mk_vec3 b, mk_real rr)
 {
     if (k->whole)
         return;
-    const mk_real e2 = MK_GROWTH_SAME_VERTEX * MK_GROWTH_SAME_VERTEX * (v3_len2(q) + rr * rr);
     int j = 0;
-    while (j < k->count && !(v3_len2(v3_sub(k->c[j].q, q)) <= e2))
+    while (j < k->count && !same_vertex(k->c[j].q, q, rr))
         ++j;
     if (j == k->count)
         j = k->count < 3 ? k->count++ : 2;
@@ -896,36 +901,43 @@ static int adopt_triangle(basis *B, const ctx *c, const mk_vec3 w[3], const mk_v
     return 1;
 }
 
-/* corner_columns' tilted normals: over an edge's cylinder, the third column's
- * tilt (tangent) about the edge; over a vertex's ball, the tilt of three
- * normals around n, MK_GROWTH_TILT times sqrt(tolerance) (their chords then
- * sink rr (1 - cos) ~ 0.045 tolerance rr below D') but at least
- * MK_GROWTH_TILT_MIN (a thinner triangle's plane fails plane_trusted). */
+/* corner_columns' tilts (tangents) about n: over an edge's cylinder the third
+ * column's; over a vertex's ball the three's, MK_GROWTH_TILT times
+ * sqrt(tolerance) (their chords sink rr (1 - cos) ~ 0.045 tolerance rr below
+ * D') but at least MK_GROWTH_TILT_MIN (a thinner triangle's plane fails
+ * plane_trusted). Weights down to minus MK_GROWTH_EDGE_SLACK are rounding
+ * where the ray crosses the columns' triangle on an edge by construction. */
 #define MK_GROWTH_EDGE_TILT 0.25
 #define MK_GROWTH_TILT 0.3
 #define MK_GROWTH_TILT_MIN 1e-5
-/* Weights down to minus this are rounding where the ray crosses the columns'
- * triangle on an edge by construction (over an edge's cylinder). */
 #define MK_GROWTH_EDGE_SLACK 1e-12
 
 /* After a support call along n in corner mode: its vertex of P is held, and
  * after a shot (feat: the piece's vertices) points of D' about the predicted
- * exit enter the basis as columns: over a triangle's top its vertices raised
- * along n (the face of D' there; the support point is one of them when the
- * prediction holds); over an edge's cylinder both ends raised along n (the
- * line through the exit on D') and the first also along n tilted about the
- * edge (any third point: the ray crosses the triangle on that line); over a
- * vertex's ball the vertex raised along three normals tilted around n
- * (MK_GROWTH_TILT; the ray crosses their triangle just below the exit). They are
- * taken whole as the basis when the ray crosses them (pivoted one by one, the
- * ratio test could keep an old point instead of a new one: 3 supports
- * instead of 1 on 5% of capsule pairs), else pivoted in. */
+ * exit enter the basis as columns, taken whole as the basis when the ray
+ * crosses them (pivoted one by one, the ratio test could keep an old point
+ * instead of a new one: 3 supports instead of 1 on 5% of capsule pairs),
+ * else pivoted in:
+ *   - over a triangle's top its vertices raised along n (the face of D'
+ *     there; the support point is one of them when the prediction holds);
+ *   - over an edge's cylinder, when the support point is one of the edge's
+ *     ends raised (the prediction holds), both ends raised along n (the
+ *     line through the exit on D') and the first also along n tilted about
+ *     the edge (any third point: the ray crosses the triangle on that line);
+ *     otherwise both ends raised along n, pivoted (the triangle's crossing
+ *     on its edge is a degenerate basis, which, where the prediction missed,
+ *     pivoted in place: a sphere against a hull took 100 supports);
+ *   - over a vertex's ball the vertex raised along three normals tilted
+ *     around n: the ray crosses their triangle just below the exit, and the
+ *     support point, the exit itself when the prediction holds, then pivots
+ *     in as a vertex there. */
 static __attribute__((noinline)) void corner_columns(const ctx *c, basis *B, corners *kc, mk_vec3 n, const mk_vec3 *s,
                                                      const mk_vec3 *pa, const mk_vec3 *pb, const corner *feat,
                                                      int nfeat, mk_real tol, int id)
 {
     const mk_real rr = c->ra + c->rb;
-    corners_push(kc, v3_madd(*s, -rr, n), v3_madd(*pa, -c->ra, n), v3_madd(*pb, c->rb, n), rr);
+    const mk_vec3 q = v3_madd(*s, -rr, n);
+    corners_push(kc, q, v3_madd(*pa, -c->ra, n), v3_madd(*pb, c->rb, n), rr);
     if (!feat || nfeat < 1 || nfeat > 3)
         return;
     kc->shot = 1;
@@ -936,10 +948,19 @@ static __attribute__((noinline)) void corner_columns(const ctx *c, basis *B, cor
         o[1] = &feat[1];
         o[2] = &feat[2];
     } else if (nfeat == 2) {
-        const mk_vec3 side = v3_normalize_or(v3_cross(v3_sub(feat[1].q, feat[0].q), n), v3(0, 0, 0));
         o[1] = &feat[1];
-        up[2] = v3_normalize_or(v3_madd(n, MK_GROWTH_EDGE_TILT, side), n);
-        slack = MK_GROWTH_EDGE_SLACK;
+        if (same_vertex(feat[0].q, q, rr) || same_vertex(feat[1].q, q, rr)) {
+            const mk_vec3 side = v3_normalize_or(v3_cross(v3_sub(feat[1].q, feat[0].q), n), v3(0, 0, 0));
+            up[2] = v3_normalize_or(v3_madd(n, MK_GROWTH_EDGE_TILT, side), n);
+            slack = MK_GROWTH_EDGE_SLACK;
+        } else {
+            for (int i = 0; i < 2; ++i) {
+                mk_vec3 w = v3_madd(o[i]->q, rr, n), wa = v3_madd(o[i]->a, c->ra, n);
+                mk_vec3 wb = v3_madd(o[i]->b, -c->rb, n);
+                pivot_careful(B, &c->p, &w, v3_dot(B->n, w), &wa, &wb, id + i);
+            }
+            return;
+        }
     } else {
         const mk_real tilt = rmax(MK_GROWTH_TILT * sqrt(tol), MK_GROWTH_TILT_MIN);
         mk_vec3 e1, e2;
