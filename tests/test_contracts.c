@@ -167,12 +167,14 @@ static void check_scene(const scene *sc, void *ws, size_t ws_bytes, tally *t)
     mk_signed_distance_result sd;
     const mk_status st = mk_signed_distance(&p, NULL, NULL, NULL, ws, ws_bytes, &sd);
     /* (an absolute tolerance of 1e-8 is out of reach within EPA's default
-     * budget on some curved pairs at the scale 1e3: its best bounds then) */
-    REQUIRE(st == MK_GJK_SEPARATED || st == MK_PENETRATING || st == MK_EPA_MAX_ITER,
+     * budget on some curved pairs at the scale 1e3: its best bounds then; and
+     * within GJK's, once in 100,000 scenes: an ellipsoid 2300 long near a
+     * cylinder 2700 across, scene 95649 at MK_TEST_SCALE=100) */
+    REQUIRE(st == MK_GJK_SEPARATED || st == MK_PENETRATING || st == MK_EPA_MAX_ITER || st == MK_GJK_MAX_ITER,
             "scene %d: signed distance %s", sc->index, mk_status_string(st));
     check_signed_distance(sc, &sd, 1, "signed distance");
     t->penetrating += st == MK_PENETRATING;
-    t->budget += st == MK_EPA_MAX_ITER;
+    t->budget += st == MK_EPA_MAX_ITER || st == MK_GJK_MAX_ITER;
     t->separated += st == MK_GJK_SEPARATED;
 
     /* A relative tolerance alone (7bbdb2b: +inf read as converged). */
@@ -181,8 +183,8 @@ static void check_scene(const scene *sc, void *ws, size_t ws_bytes, tally *t)
     rel.relative_tolerance = 1e-9;
     mk_signed_distance_result sr;
     const mk_status srs = mk_signed_distance(&p, NULL, &rel, NULL, ws, ws_bytes, &sr);
-    REQUIRE(srs == MK_GJK_SEPARATED || srs == MK_PENETRATING || srs == MK_EPA_MAX_ITER, "scene %d: relative %s",
-            sc->index, mk_status_string(srs));
+    REQUIRE(srs == MK_GJK_SEPARATED || srs == MK_PENETRATING || srs == MK_EPA_MAX_ITER || srs == MK_GJK_MAX_ITER,
+            "scene %d: relative %s", sc->index, mk_status_string(srs));
     /* Not the witnesses on their surfaces here: at touching, a relative
      * tolerance far below rounding (1e-9 of a depth of 1e-10) leaves EPA at its
      * budget with a polytope that may not hold the origin, and the witnesses
@@ -326,7 +328,7 @@ START_TEST(random_scenes_keep_the_contracts)
     free(ws);
     or_hull_pool_free(&p12);
     or_hull_pool_free(&p60);
-    printf("contracts: %d random scenes (%d penetrating, %d apart, %d at EPA's budget; Boolean apart %d of %d, "
+    printf("contracts: %d random scenes (%d penetrating, %d apart, %d at EPA's or GJK's budget; Boolean apart %d of %d, "
            "growth Boolean %d); %d collide points, %d of them witness pairs\n",
            n, t.penetrating, t.separated, t.budget, t.boolean_apart, 3 * n, t.growth_apart, t.points, t.witness);
     printf("contracts: %d growth distances, after small motions %d supports cold, %d warm\n", t.growth,

@@ -734,6 +734,46 @@ static void box_scene(const char *name, int index, mk_vec3 ha, mk_transform xa, 
     }
 }
 
+/* A box 2600 across touching a cone 1850 tall (scale 1e3): GJK's last
+ * tetrahedron is flat (the origin on D's boundary), EPA cannot seed a
+ * polytope from it, and the witnesses come from the tetrahedron's weights,
+ * whose rounding grows as it flattens: point_a lay 3.8e-5 off the box (2.9e-8
+ * of its size). Its faces' projections compete now (epa.c,
+ * gjk_common_point). Found by test_contracts at MK_TEST_SCALE=30 (ours, not
+ * a peer's reported bug). */
+START_TEST(hostile_flat_simplex_witnesses_at_a_large_scale)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(0x1.4730852b6ab4dp+10, 0x1.81bf1af3897e6p+9, 0x1.0612f8db57ce8p+10), 0),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_cone(&b, 0x1.45d95d49ccc3cp+8, 0x1.cfd6517b316e1p+9, 0), MK_OK);
+    static const double ra[9] = {-0x1.35117e6e9beap-2,  0x1.9a984d50f6a76p-2, 0x1.bad99b0979ff6p-1,
+                                 -0x1.e7b9031ab6eb5p-1, -0x1.713c3be1e6f1p-4, -0x1.2997b2caaaa28p-2,
+                                 -0x1.3be025870a7ep-5,  -0x1.d2c30f62c1de6p-1, 0x1.a2fcab09f07dep-2};
+    static const double rb[9] = {-0x1.7a78bf9c206p-6,  0x1.59ffb0e068544p-2, -0x1.e1bdf1b81a13fp-1,
+                                 -0x1.cbc811c89c8dcp-2, 0x1.acbdb1bdadb4ap-1, 0x1.3f386514c7b32p-2,
+                                 0x1.c9557ea8cb991p-1,  0x1.b7fbc67afe9c6p-2, 0x1.0f1847d28def4p-3};
+    mk_transform xa, xb;
+    for (int k = 0; k < 9; ++k) {
+        xa.R.m[k / 3][k % 3] = ra[k];
+        xb.R.m[k / 3][k % 3] = rb[k];
+    }
+    xa.p = v3(0x1.1c51a74a1acbbp+0, 0x1.353cf534fe424p+0, -0x1.338b94c8df18p-7);
+    xb.p = v3(0x1.4c92a6b10dd3p+2, 0x1.a6f9c41a53c22p+8, -0x1.3a61b9aaca55ap+10);
+    mk_pair p = {&a, xa, &b, xb};
+    const size_t bytes = mk_epa_workspace_size(128);
+    void *ws = malloc(bytes);
+    mk_signed_distance_result r;
+    const mk_status st = mk_signed_distance(&p, NULL, NULL, NULL, ws, bytes, &r);
+    free(ws);
+    ck_assert(st == MK_PENETRATING || st == MK_GJK_SEPARATED);
+    ck_assert(fabs(r.distance) <= 1e-9);
+    const double size = 1309;
+    const double oa = or_point_shape(&a, &xa, r.point_a, NULL), ob = or_point_shape(&b, &xb, r.point_b, NULL);
+    ck_assert_msg(oa <= 1e-9 * size && ob <= 1e-9 * size, "witnesses off their shapes by %g and %g", oa, ob);
+}
+END_TEST
+
 /* Boxes touching or nearly touching (face-face, edge-edge, vertex-face,
  * overlaps and gaps of 0 to 1e-6): GJK ends with the origin on the boundary of
  * the difference, a triangle or segment through it, and EPA implementations
@@ -2133,6 +2173,7 @@ static Suite *epa_suite(void)
     TCase *hostile = tcase_create("hostile");
     tcase_set_timeout(hostile, timeout);
     tcase_add_test(hostile, hostile_touching_boxes);
+    tcase_add_test(hostile, hostile_flat_simplex_witnesses_at_a_large_scale);
     tcase_add_test(hostile, hostile_zero_area_triangles);
     tcase_add_test(hostile, hostile_flat_lattice_hulls);
     tcase_add_test(hostile, hostile_coincident_centres);
