@@ -944,6 +944,63 @@ static void check_scene(const char *name, const mk_shape *a, mk_transform xa, co
     check_pair(&pc, tc, &t, !t.exact, &st);
 }
 
+/* An ellipsoid 2.9 across exactly touching an 11-point hull (signed distance
+ * 1e-16): the Boolean query ran GJK to the rounding floor, where its
+ * convergence is slowest, and Nesterov's plain directions reached the
+ * iteration bound (128), no answer; vanilla took 62 iterations. A point of D
+ * within 1e-9 of the pair's scale now answers "intersecting" (touching;
+ * gjk.c, MK_GJK_TOUCH_REL). Found by test_contracts at MK_TEST_SCALE=300
+ * (ours, not a peer's reported bug). */
+START_TEST(hostile_exact_touching_boolean_decides)
+{
+    static const mk_vec3 pts[11] = {
+        {0x1.b0835d8f3ee8ap-2, 0x1.76312a0a03e2cp-3, 0x1.6866509c41eb7p-2},
+        {-0x1.1ac0d06f27ce4p-3, -0x1.f0184d330145bp-2, -0x1.4dce8b02dc5bfp-3},
+        {-0x1.6a7fa51521023p-2, -0x1.38ee1c483ea1ep-3, 0x1.00c0e12168c82p-1},
+        {-0x1.9a9c13d744536p-2, -0x1.0a96ccbc92263p-2, 0x1.2fa06523b1927p-2},
+        {0x1.18942a2e839a2p-2, 0x1.dc921a52732d3p-4, 0x1.38a67e4f8a0d7p-1},
+        {-0x1.3c04f8c891ed5p-2, -0x1.8c7d252e002e5p-2, 0x1.c6b2d23e6608ep-3},
+        {-0x1.b887fa21e8cbep-4, -0x1.0acc16156035fp-3, -0x1.6a737075ca99ap-3},
+        {0x1.87f1dcb284e5dp-2, 0x1.d508dbf752584p-7, -0x1.207d33c490f25p-3},
+        {-0x1.a6dfb73410592p-4, -0x1.573abb1cc1d37p-2, -0x1.173756ebdf8d3p-1},
+        {-0x1.35f715825f6dbp-2, 0x1.aa87e9e86deb5p-7, 0x1.5fea984880217p-2},
+        {-0x1.c2b6753fa03c3p-3, -0x1.2c70c8e463371p-2, -0x1.79bcf35198423p-2},
+    };
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, 11, &h), MK_OK);
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_ellipsoid(&a, v3(0x1.75dff3697726dp+0, 0x1.0c5333977219fp+0, 0x1.cf892d9c3b1abp-2)),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&b, h, 0), MK_OK);
+    static const double ra[9] = {0x1.f092f17660ed4p-1,  0x1.a0007b7aa8f3p-3,  -0x1.13741ea4472f5p-3,
+                                 0x1.d51eeb236b66ap-3,  -0x1.e58aae0c431ap-1, 0x1.c1afa05f5bef3p-3,
+                                 -0x1.53c0a68b6a68cp-4, -0x1.f33bd29c48207p-3, -0x1.eebc4b268dcdp-1};
+    static const double rb[9] = {-0x1.8d68c65e274cep-1, 0x1.7c22edbc9e727p-3,  -0x1.34828b97048p-1,
+                                 0x1.502344756aae4p-2,  -0x1.64da3d99ab5dcp-1, -0x1.466cbeef7fe7p-1,
+                                 -0x1.139d046297de8p-1, -0x1.62a3947f70656p-1, 0x1.eb9437e5a974cp-2};
+    mk_pair p;
+    p.a = &a;
+    p.b = &b;
+    for (int k = 0; k < 9; ++k) {
+        p.xf_a.R.m[k / 3][k % 3] = ra[k];
+        p.xf_b.R.m[k / 3][k % 3] = rb[k];
+    }
+    p.xf_a.p = v3(-0x1.2ba978873cp-9, 0x1.e219a43b30ca1p+0, 0x1.0c0dfce368dep-4);
+    p.xf_b.p = v3(0x1.18a05f127e51cp+0, 0x1.7f43e29a7f149p+1, -0x1.2b20737131f44p-1);
+    for (int v = MK_GJK_VANILLA; v <= MK_GJK_NESTEROV; ++v)
+        for (int nd = 0; nd < 2; ++nd) {
+            mk_gjk_settings gs = mk_gjk_default_settings();
+            gs.variant = (mk_gjk_variant)v;
+            gs.normalize_dir = nd;
+            mk_gjk_intersect_result ir;
+            const mk_status st = mk_gjk_intersect(&p, &gs, NULL, &ir);
+            ck_assert_msg(st == MK_GJK_SEPARATED || st == MK_GJK_INTERSECTING, "variant %d normalised %d: %s", v, nd,
+                          mk_status_string(st));
+        }
+    mk_hull_destroy(h);
+}
+END_TEST
+
 /* Touching boxes (face-face, edge-edge, vertex-face, nudged by 0 to 1e-6): the
  * distance is exactly zero and supports tie across whole faces, where
  * termination tests comparing a progress measure with zero loop to the
@@ -2057,6 +2114,7 @@ static Suite *gjk_suite(void)
     TCase *hostile = tcase_create("hostile");
     tcase_set_timeout(hostile, timeout);
     tcase_add_test(hostile, hostile_touching_boxes);
+    tcase_add_test(hostile, hostile_exact_touching_boolean_decides);
     tcase_add_test(hostile, hostile_coplanar_faces);
     tcase_add_test(hostile, hostile_coincident_centres);
     tcase_add_test(hostile, hostile_nearly_parallel_faces);
