@@ -774,6 +774,89 @@ START_TEST(hostile_flat_simplex_witnesses_at_a_large_scale)
 }
 END_TEST
 
+/* An ellipsoid 10 deep in a cylinder at the scale 1e3 (EPA's absolute
+ * tolerance 1e-8 out of reach: its budget of 128 iterations): late in the run
+ * a sliver face that took a neighbour's normal had a negative offset, the
+ * exit of the ray along the normal was declared not found, and the witnesses
+ * fell back to GJK's common point, 0.067 off the cylinder. The triangles
+ * themselves give the exit then (epa.c, ray_exit): 5e-9. Found by
+ * test_contracts at MK_TEST_SCALE=300 (ours, not a peer's reported bug). */
+START_TEST(hostile_sliver_face_at_the_budget_keeps_witnesses)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_ellipsoid(&a, v3(0x1.fa57a12ddb946p+9, 0x1.2e3f09d39146bp+9, 0x1.ff2cee02e1d1p+7)),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_cylinder(&b, 0x1.4e228e7357a28p+10, 0x1.4027d8982cf88p+10, 0), MK_OK);
+    static const double ra[9] = {-0x1.e8bfb6385e2c8p-2, -0x1.90577d94e1ba6p-1, -0x1.9a9dfd24273fp-2,
+                                 0x1.f0d763f82ef08p-3,  0x1.490ddba3e20e4p-2,  -0x1.d4aa2c2d1347ep-1,
+                                 0x1.b06e70f637124p-1,  -0x1.117f90893105p-1,  0x1.298305c2995fp-5};
+    static const double rb[9] = {0x1.0a3ef29a2d188p-3,  -0x1.ca100cab805dcp-1, -0x1.b5af79fad407ap-2,
+                                 -0x1.5338bbed27b84p-1, 0x1.f04b6bc744b18p-3,  -0x1.6ae00e3047665p-1,
+                                 0x1.79ae1b9caa871p-1,  0x1.8055b1543a0dep-2,  -0x1.1f5b1f115e152p-1};
+    mk_transform xa, xb;
+    for (int k = 0; k < 9; ++k) {
+        xa.R.m[k / 3][k % 3] = ra[k];
+        xb.R.m[k / 3][k % 3] = rb[k];
+    }
+    xa.p = v3(0x1.9aa2a817e657fp+0, 0x1.5100c01887a76p-1, -0x1.00ef5f9fc0754p+0);
+    xb.p = v3(-0x1.142a7969243e7p+3, -0x1.20c5fbe5d9b0bp+9, 0x1.02dcec96ea037p+11);
+    mk_pair p = {&a, xa, &b, xb};
+    const size_t bytes = mk_epa_workspace_size(128);
+    void *ws = malloc(bytes);
+    mk_signed_distance_result r;
+    const mk_status st = mk_signed_distance(&p, NULL, NULL, NULL, ws, bytes, &r);
+    free(ws);
+    ck_assert(st == MK_PENETRATING || st == MK_EPA_MAX_ITER);
+    ck_assert(r.lower_bound <= r.distance && r.distance <= r.upper_bound && r.distance < -9.99);
+    const double size = 1337;
+    const double oa = or_point_shape(&a, &xa, r.point_a, NULL), ob = or_point_shape(&b, &xb, r.point_b, NULL);
+    ck_assert_msg(fabs(oa) <= 1e-9 * size && fabs(ob) <= 1e-9 * size, "witnesses off their shapes by %g and %g", oa,
+                  ob);
+    const mk_vec3 e = v3_sub(v3_sub(r.point_b, r.point_a), v3_scale(r.normal, r.distance));
+    ck_assert_msg(v3_len(e) <= 1e-9 * size, "point_b - point_a - distance * normal = %g", v3_len(e));
+}
+END_TEST
+
+/* An ellipsoid 2300 across against a cone 2000 across at the scale 1e3, EPA
+ * with only a relative tolerance (1e-9): the ray's exit found on the
+ * triangles (a face's offset not positive) was clamped into its triangle,
+ * and the weights' point missed the ray by 1.6e-6: point_b - point_a was
+ * not along the normal. The pair's midpoint is put apart then (epa.c,
+ * ray_witnesses). Found by test_contracts at MK_TEST_SCALE=300. */
+START_TEST(hostile_clamped_exit_keeps_witnesses_along_the_normal)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_ellipsoid(&a, v3(0x1.fdf7106ea1d2fp+7, 0x1.cb311c79e21a4p+8, 0x1.1d07b7545269ap+10)),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_cone(&b, 0x1.f4f73a9133bb2p+9, 0x1.199dfbb6437fap+8, 0), MK_OK);
+    static const double ra[9] = {0x1.00106657a7859p-1, 0x1.14653c716db04p-4,  0x1.ba0513cd2d3dcp-1,
+                                 0x1.472ee2a590734p-1, -0x1.673355b24b0bep-1, -0x1.42ecd9cb65074p-2,
+                                 0x1.2b35a86b9c0fp-1,  0x1.6b371ab1fb7e4p-1,  -0x1.9372566453d7cp-2};
+    static const double rb[9] = {0x1.8459c2956b858p-3,  0x1.78dcc877dba9p-1,  0x1.4cb4825a56ef7p-1,
+                                 -0x1.f63bacff22e22p-1, 0x1.cf94ae2559dbp-4,  0x1.43adaa029cae6p-3,
+                                 0x1.5e80be62565ep-5,   -0x1.55b3e89e9bbbep-1, 0x1.7ca964e08ec72p-1};
+    mk_transform xa, xb;
+    for (int k = 0; k < 9; ++k) {
+        xa.R.m[k / 3][k % 3] = ra[k];
+        xb.R.m[k / 3][k % 3] = rb[k];
+    }
+    xa.p = v3(0x1.a1a5e8ec7b59dp+0, 0x1.e4e919488c8cap-1, 0x1.1dcb41ff596p-2);
+    xb.p = v3(0x1.8e06c9e157a22p+10, -0x1.28fd30e40fb36p+10, -0x1.fdff04b02c725p+8);
+    mk_pair p = {&a, xa, &b, xb};
+    mk_epa_settings rel = mk_epa_default_settings();
+    rel.tolerance = 0;
+    rel.relative_tolerance = 1e-9;
+    const size_t bytes = mk_epa_workspace_size(128);
+    void *ws = malloc(bytes);
+    mk_signed_distance_result r;
+    const mk_status st = mk_signed_distance(&p, NULL, &rel, NULL, ws, bytes, &r);
+    free(ws);
+    ck_assert(st == MK_PENETRATING || st == MK_EPA_MAX_ITER || st == MK_GJK_SEPARATED);
+    const mk_vec3 e = v3_sub(v3_sub(r.point_b, r.point_a), v3_scale(r.normal, r.distance));
+    ck_assert_msg(v3_len(e) <= 1e-9 * 1140, "point_b - point_a - distance * normal = %g", v3_len(e));
+}
+END_TEST
+
 /* Boxes touching or nearly touching (face-face, edge-edge, vertex-face,
  * overlaps and gaps of 0 to 1e-6): GJK ends with the origin on the boundary of
  * the difference, a triangle or segment through it, and EPA implementations
@@ -2174,6 +2257,8 @@ static Suite *epa_suite(void)
     tcase_set_timeout(hostile, timeout);
     tcase_add_test(hostile, hostile_touching_boxes);
     tcase_add_test(hostile, hostile_flat_simplex_witnesses_at_a_large_scale);
+    tcase_add_test(hostile, hostile_sliver_face_at_the_budget_keeps_witnesses);
+    tcase_add_test(hostile, hostile_clamped_exit_keeps_witnesses_along_the_normal);
     tcase_add_test(hostile, hostile_zero_area_triangles);
     tcase_add_test(hostile, hostile_flat_lattice_hulls);
     tcase_add_test(hostile, hostile_coincident_centres);
