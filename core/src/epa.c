@@ -1023,17 +1023,19 @@ static int ray_exit(const epa *e, mk_vec3 n, int idx[3], mk_real lam[3], mk_vec3
             return 1;
         }
     }
-    /* A face whose offset is not positive (a sliver that took a neighbour's
-     * normal, late in a long run: an ellipsoid 10 deep in a cylinder at the
-     * scale 1e3 reached EPA's budget with one at -1.8 among 260, and the
-     * witnesses fell back to GJK's common point, 0.067 off the cylinder;
-     * test_contracts at MK_TEST_SCALE=300) leaves the planes no exit to
-     * trust: the triangles themselves then. */
+    /* A face whose offset is not positive: within rounding of 0 (flat
+     * tolerance), the origin is on the polytope's boundary (touching) and the
+     * caller takes GJK's common point; far below it, a sliver that took a
+     * neighbour's normal (late in a long run: an ellipsoid 10 deep in a
+     * cylinder at the scale 1e3 reached EPA's budget with one at -1.8 among
+     * 260, and the witnesses from GJK's common point lay 0.067 off the
+     * cylinder; test_contracts at MK_TEST_SCALE=300), whose plane is no exit
+     * to trust: the triangles themselves then. */
     mk_real bt = INFINITY;
     for (int k = 0; k < e->nlive; ++k) {
         const face *g = &e->f[e->live[k]];
         if (!(g->off > 0))
-            return ray_hits_triangle(e, n, idx, lam, exit);
+            return g->off < -e->eps_flat ? ray_hits_triangle(e, n, idx, lam, exit) : 0;
         mk_real c = v3_dot(g->n, n);
         if (c > 0 && g->off < bt * c)
             bt = g->off / c;
