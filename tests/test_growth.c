@@ -1591,8 +1591,16 @@ static int check2d(const poly2 *pa, const poly2 *pb, const mk_growth_input2d *in
         g.cb = v3(in->centre_b.x, in->centre_b.y, 0);
         bracket br = gjk_bisect(&g);
         double amplify = fmax(1, sg / (nn.x * p.x + nn.y * p.y));
-        /* Discs and capsules are prisms with a 1e-3 core: compare loosely. */
-        double slack = pa->s.count <= 2 || pb->s.count <= 2 ? 1e-2 : ORACLE_REL + ORACLE_AGREE * amplify;
+        /* Discs and capsules are prisms with a core about 2e-3 thick, which
+         * moves sigma by up to that relative to their radius (a disc and a
+         * capsule of radius 0.10 at sigma 16: 1.2%, MK_TEST_SCALE=30; the
+         * library's answer passed the exact checks above): compare loosely. */
+        double thin = INFINITY;
+        if (pa->s.count <= 2)
+            thin = fmin(thin, pa->s.radius);
+        if (pb->s.count <= 2)
+            thin = fmin(thin, pb->s.radius);
+        double slack = isfinite(thin) ? 1e-2 + 3e-3 / thin : ORACLE_REL + ORACLE_AGREE * amplify;
         REQUIRE(res.upper_bound >= br.lo * (1 - slack) && res.lower_bound <= br.hi * (1 + slack),
                 "%s: growth [%.17g, %.17g] vs prism bisection [%.17g, %.17g]", what, res.lower_bound,
                 res.upper_bound, br.lo, br.hi);
