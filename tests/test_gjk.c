@@ -949,8 +949,9 @@ static void check_scene(const char *name, const mk_shape *a, mk_transform xa, co
  * convergence is slowest, and Nesterov's plain directions reached the
  * iteration bound (128), no answer; vanilla took 62 iterations. A point of D
  * within 1e-9 of the pair's scale now answers "intersecting" (touching;
- * gjk.c, MK_GJK_TOUCH_REL). Found by test_contracts at MK_TEST_SCALE=300
- * (ours, not a peer's reported bug). */
+ * gjk.c, MK_GJK_TOUCH_REL). The distance query reached the bound too, with
+ * Nesterov. Found by test_contracts at MK_TEST_SCALE=300 (ours, not a peer's
+ * reported bug). */
 START_TEST(hostile_exact_touching_boolean_decides)
 {
     static const mk_vec3 pts[11] = {
@@ -996,6 +997,14 @@ START_TEST(hostile_exact_touching_boolean_decides)
             const mk_status st = mk_gjk_intersect(&p, &gs, NULL, &ir);
             ck_assert_msg(st == MK_GJK_SEPARATED || st == MK_GJK_INTERSECTING, "variant %d normalised %d: %s", v, nd,
                           mk_status_string(st));
+            /* The distance query too: Nesterov's plain directions kept their
+             * momentum for 64 iterations, and vanilla then needed more than
+             * the 64 left (now 32, 86 in all: MK_GJK_MOMENTUM_MAX_ITER). */
+            mk_gjk_result g;
+            const mk_status sd = mk_gjk_distance(&p, &gs, NULL, &g);
+            ck_assert_msg(sd == MK_GJK_SEPARATED || sd == MK_GJK_INTERSECTING, "distance, variant %d normalised %d: %s",
+                          v, nd, mk_status_string(sd));
+            ck_assert_msg(g.upper_bound <= 1e-14, "distance, variant %d normalised %d: %g", v, nd, g.upper_bound);
         }
     mk_hull_destroy(h);
 }
