@@ -734,6 +734,37 @@ static void box_scene(const char *name, int index, mk_vec3 ha, mk_transform xa, 
     }
 }
 
+/* A scene of the hostile cases found by test_contracts: poses from their
+ * rotation matrices (row by row) and positions, the signed distance with
+ * EPA's settings es (NULL: defaults), and the witnesses' distances to their
+ * shapes (oracle). */
+typedef struct hostile_scene {
+    mk_transform xa, xb;
+    mk_signed_distance_result r;
+    mk_status status;
+    double off_a, off_b; /* witnesses' signed distances to their shapes */
+    double along;        /* |point_b - point_a - distance * normal| */
+} hostile_scene;
+
+static void hostile_scene_run(const mk_shape *a, const double ra[9], mk_vec3 pa, const mk_shape *b,
+                              const double rb[9], mk_vec3 pb, const mk_epa_settings *es, hostile_scene *h)
+{
+    for (int k = 0; k < 9; ++k) {
+        h->xa.R.m[k / 3][k % 3] = ra[k];
+        h->xb.R.m[k / 3][k % 3] = rb[k];
+    }
+    h->xa.p = pa;
+    h->xb.p = pb;
+    mk_pair p = {a, h->xa, b, h->xb};
+    const size_t bytes = mk_epa_workspace_size(128);
+    void *ws = malloc(bytes);
+    h->status = mk_signed_distance(&p, NULL, es, NULL, ws, bytes, &h->r);
+    free(ws);
+    h->off_a = or_point_shape(a, &h->xa, h->r.point_a, NULL);
+    h->off_b = or_point_shape(b, &h->xb, h->r.point_b, NULL);
+    h->along = v3_len(v3_sub(v3_sub(h->r.point_b, h->r.point_a), v3_scale(h->r.normal, h->r.distance)));
+}
+
 /* A box 2600 across touching a cone 1850 tall (scale 1e3): GJK's last
  * tetrahedron is flat (the origin on D's boundary), EPA cannot seed a
  * polytope from it, and the witnesses come from the tetrahedron's weights,
@@ -753,24 +784,14 @@ START_TEST(hostile_flat_simplex_witnesses_at_a_large_scale)
     static const double rb[9] = {-0x1.7a78bf9c206p-6,  0x1.59ffb0e068544p-2, -0x1.e1bdf1b81a13fp-1,
                                  -0x1.cbc811c89c8dcp-2, 0x1.acbdb1bdadb4ap-1, 0x1.3f386514c7b32p-2,
                                  0x1.c9557ea8cb991p-1,  0x1.b7fbc67afe9c6p-2, 0x1.0f1847d28def4p-3};
-    mk_transform xa, xb;
-    for (int k = 0; k < 9; ++k) {
-        xa.R.m[k / 3][k % 3] = ra[k];
-        xb.R.m[k / 3][k % 3] = rb[k];
-    }
-    xa.p = v3(0x1.1c51a74a1acbbp+0, 0x1.353cf534fe424p+0, -0x1.338b94c8df18p-7);
-    xb.p = v3(0x1.4c92a6b10dd3p+2, 0x1.a6f9c41a53c22p+8, -0x1.3a61b9aaca55ap+10);
-    mk_pair p = {&a, xa, &b, xb};
-    const size_t bytes = mk_epa_workspace_size(128);
-    void *ws = malloc(bytes);
-    mk_signed_distance_result r;
-    const mk_status st = mk_signed_distance(&p, NULL, NULL, NULL, ws, bytes, &r);
-    free(ws);
-    ck_assert(st == MK_PENETRATING || st == MK_GJK_SEPARATED);
-    ck_assert(fabs(r.distance) <= 1e-9);
+    hostile_scene h;
+    hostile_scene_run(&a, ra, v3(0x1.1c51a74a1acbbp+0, 0x1.353cf534fe424p+0, -0x1.338b94c8df18p-7), &b, rb,
+                      v3(0x1.4c92a6b10dd3p+2, 0x1.a6f9c41a53c22p+8, -0x1.3a61b9aaca55ap+10), NULL, &h);
+    ck_assert(h.status == MK_PENETRATING || h.status == MK_GJK_SEPARATED);
+    ck_assert(fabs(h.r.distance) <= 1e-9);
     const double size = 1309;
-    const double oa = or_point_shape(&a, &xa, r.point_a, NULL), ob = or_point_shape(&b, &xb, r.point_b, NULL);
-    ck_assert_msg(oa <= 1e-9 * size && ob <= 1e-9 * size, "witnesses off their shapes by %g and %g", oa, ob);
+    ck_assert_msg(h.off_a <= 1e-9 * size && h.off_b <= 1e-9 * size, "witnesses off their shapes by %g and %g",
+                  h.off_a, h.off_b);
 }
 END_TEST
 
@@ -793,27 +814,15 @@ START_TEST(hostile_sliver_face_at_the_budget_keeps_witnesses)
     static const double rb[9] = {0x1.0a3ef29a2d188p-3,  -0x1.ca100cab805dcp-1, -0x1.b5af79fad407ap-2,
                                  -0x1.5338bbed27b84p-1, 0x1.f04b6bc744b18p-3,  -0x1.6ae00e3047665p-1,
                                  0x1.79ae1b9caa871p-1,  0x1.8055b1543a0dep-2,  -0x1.1f5b1f115e152p-1};
-    mk_transform xa, xb;
-    for (int k = 0; k < 9; ++k) {
-        xa.R.m[k / 3][k % 3] = ra[k];
-        xb.R.m[k / 3][k % 3] = rb[k];
-    }
-    xa.p = v3(0x1.9aa2a817e657fp+0, 0x1.5100c01887a76p-1, -0x1.00ef5f9fc0754p+0);
-    xb.p = v3(-0x1.142a7969243e7p+3, -0x1.20c5fbe5d9b0bp+9, 0x1.02dcec96ea037p+11);
-    mk_pair p = {&a, xa, &b, xb};
-    const size_t bytes = mk_epa_workspace_size(128);
-    void *ws = malloc(bytes);
-    mk_signed_distance_result r;
-    const mk_status st = mk_signed_distance(&p, NULL, NULL, NULL, ws, bytes, &r);
-    free(ws);
-    ck_assert(st == MK_PENETRATING || st == MK_EPA_MAX_ITER);
-    ck_assert(r.lower_bound <= r.distance && r.distance <= r.upper_bound && r.distance < -9.99);
+    hostile_scene h;
+    hostile_scene_run(&a, ra, v3(0x1.9aa2a817e657fp+0, 0x1.5100c01887a76p-1, -0x1.00ef5f9fc0754p+0), &b, rb,
+                      v3(-0x1.142a7969243e7p+3, -0x1.20c5fbe5d9b0bp+9, 0x1.02dcec96ea037p+11), NULL, &h);
+    ck_assert(h.status == MK_PENETRATING || h.status == MK_EPA_MAX_ITER);
+    ck_assert(h.r.lower_bound <= h.r.distance && h.r.distance <= h.r.upper_bound && h.r.distance < -9.99);
     const double size = 1337;
-    const double oa = or_point_shape(&a, &xa, r.point_a, NULL), ob = or_point_shape(&b, &xb, r.point_b, NULL);
-    ck_assert_msg(fabs(oa) <= 1e-9 * size && fabs(ob) <= 1e-9 * size, "witnesses off their shapes by %g and %g", oa,
-                  ob);
-    const mk_vec3 e = v3_sub(v3_sub(r.point_b, r.point_a), v3_scale(r.normal, r.distance));
-    ck_assert_msg(v3_len(e) <= 1e-9 * size, "point_b - point_a - distance * normal = %g", v3_len(e));
+    ck_assert_msg(fabs(h.off_a) <= 1e-9 * size && fabs(h.off_b) <= 1e-9 * size,
+                  "witnesses off their shapes by %g and %g", h.off_a, h.off_b);
+    ck_assert_msg(h.along <= 1e-9 * size, "point_b - point_a - distance * normal = %g", h.along);
 }
 END_TEST
 
@@ -835,25 +844,14 @@ START_TEST(hostile_clamped_exit_keeps_witnesses_along_the_normal)
     static const double rb[9] = {0x1.8459c2956b858p-3,  0x1.78dcc877dba9p-1,  0x1.4cb4825a56ef7p-1,
                                  -0x1.f63bacff22e22p-1, 0x1.cf94ae2559dbp-4,  0x1.43adaa029cae6p-3,
                                  0x1.5e80be62565ep-5,   -0x1.55b3e89e9bbbep-1, 0x1.7ca964e08ec72p-1};
-    mk_transform xa, xb;
-    for (int k = 0; k < 9; ++k) {
-        xa.R.m[k / 3][k % 3] = ra[k];
-        xb.R.m[k / 3][k % 3] = rb[k];
-    }
-    xa.p = v3(0x1.a1a5e8ec7b59dp+0, 0x1.e4e919488c8cap-1, 0x1.1dcb41ff596p-2);
-    xb.p = v3(0x1.8e06c9e157a22p+10, -0x1.28fd30e40fb36p+10, -0x1.fdff04b02c725p+8);
-    mk_pair p = {&a, xa, &b, xb};
     mk_epa_settings rel = mk_epa_default_settings();
     rel.tolerance = 0;
     rel.relative_tolerance = 1e-9;
-    const size_t bytes = mk_epa_workspace_size(128);
-    void *ws = malloc(bytes);
-    mk_signed_distance_result r;
-    const mk_status st = mk_signed_distance(&p, NULL, &rel, NULL, ws, bytes, &r);
-    free(ws);
-    ck_assert(st == MK_PENETRATING || st == MK_EPA_MAX_ITER || st == MK_GJK_SEPARATED);
-    const mk_vec3 e = v3_sub(v3_sub(r.point_b, r.point_a), v3_scale(r.normal, r.distance));
-    ck_assert_msg(v3_len(e) <= 1e-9 * 1140, "point_b - point_a - distance * normal = %g", v3_len(e));
+    hostile_scene h;
+    hostile_scene_run(&a, ra, v3(0x1.a1a5e8ec7b59dp+0, 0x1.e4e919488c8cap-1, 0x1.1dcb41ff596p-2), &b, rb,
+                      v3(0x1.8e06c9e157a22p+10, -0x1.28fd30e40fb36p+10, -0x1.fdff04b02c725p+8), &rel, &h);
+    ck_assert(h.status == MK_PENETRATING || h.status == MK_EPA_MAX_ITER || h.status == MK_GJK_SEPARATED);
+    ck_assert_msg(h.along <= 1e-9 * 1140, "point_b - point_a - distance * normal = %g", h.along);
 }
 END_TEST
 
