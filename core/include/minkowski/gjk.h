@@ -135,7 +135,10 @@ typedef struct mk_gjk_intersect_result {
 } mk_gjk_intersect_result;
 
 /* Boolean query with early exit: stops as soon as a separating plane is found or
- * the cores are shown to overlap by more than the radii allow. Overlap is shown
+ * the cores are shown to overlap by more than the radii allow, or to come
+ * within 1e-9 |p| of that (p: the distance between the shapes' frames; the
+ * shapes then touch, answered MK_GJK_INTERSECTING as touching within the
+ * tolerance is). Overlap is shown
  * by support points enclosing the origin, with a point inside both cores as
  * a fourth vertex when that closes it sooner (the frame origins of the
  * primitives, a hull's centroid, which mk_hull_create computes and a hand-built

@@ -73,10 +73,12 @@ MK_API mk_growth_settings mk_growth_default_settings(void);
  * fit at the new pose (a Newton step with the previous Jacobian). For a
  * sphere against a box or hull (growth.c's corner steps) it also holds the
  * last `corners` vertices of the cores' difference met, which aim the first
- * support at the new pose; capsule pairs and a sphere against a capsule do
- * not read it (their cores' difference is known whole). For the other pairs it also keeps a `wide` basis: the support points
- * of the basis met when the relative gap first fell below 1e-3 that the final
- * basis lacks (ours, not the paper's). On curved shapes the final basis is a
+ * support at the new pose (also for capsule pairs and a sphere against a
+ * capsule in the Boolean query; their distance query does not read the
+ * cache: their cores' difference is known whole). For the other pairs
+ * it also keeps a `wide` basis: the support points of the basis met when the
+ * relative gap first fell below 1e-3 that the final basis lacks (ours, not
+ * the paper's). On curved shapes the final basis is a
  * cluster of points about the old solution that a small motion leaves beside
  * the ray; the earlier one still spans it. Its points enter after the final
  * ones (at rest they do not enter). */
