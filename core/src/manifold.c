@@ -34,10 +34,21 @@
  * within this angle of each other. */
 #define MK_MF_LINE_ANGLE 0.05
 #define MK_MF_PARALLEL_ANGLE 0.05
-/* Face alignments (cosines) of one shape closer than MK_MF_FACE_TIE are ties:
- * the lower face index wins. B's face is the reference only when it is better
- * aligned than A's by more than MK_MF_REF_BIAS (about 0.0045 rad when B's face
- * is exact): hysteresis, so the reference and the ids do not flicker. */
+/* A hull's faces whose angles to the direction differ by less than
+ * MK_MF_FACE_TIE_ANGLE (radians) are ties: the lower face index wins, so
+ * that rounding in the normal does not make the ids flicker. Until
+ * 2026-11-27 the tie was 1e-4 in the cosines, which near the normal is an
+ * angle of 0.014 rad: a hull lying exactly on a face (a plane along its
+ * normal) took a neighbouring face 3e-3 rad off when that face had the lower
+ * index, whose other corners hover up to the angle times the face's size
+ * above the plane; without a speculative distance one point was left (a
+ * 240-point hull on its faces: 3.2% of the cases). A box's faces are 90
+ * degrees apart: their cosine tie (MK_MF_FACE_TIE) can only decide between
+ * faces neither of which is a face contact. B's face is the reference only
+ * when it is better aligned than A's by more than MK_MF_REF_BIAS (about
+ * 0.0045 rad when B's face is exact): hysteresis, so the reference and the
+ * ids do not flicker. */
+#define MK_MF_FACE_TIE_ANGLE 1e-5
 #define MK_MF_FACE_TIE 1e-4
 #define MK_MF_REF_BIAS 1e-5
 /* Reduction ties: depths within MK_MF_TIE * scale, squared distances and areas
@@ -184,11 +195,21 @@ static inline int face_usable(const mk_hull *h, int f)
     return size >= 3 && size <= MK_MANIFOLD_MAX_FACE_VERTICES;
 }
 
-/* Takes face f into *r when its alignment with d is within the tie of best. */
-static inline int take_if_tied(const mk_hull *h, int f, mk_vec3 d, mk_real best, face_pick *r)
+/* The lowest alignment (cosine) tied with the best one, `best`: the chord
+ * |n - d| = sqrt(2 - 2 cos) of the angle, within MK_MF_FACE_TIE_ANGLE of the
+ * best face's (unit d). */
+static inline mk_real tie_floor(mk_real best)
+{
+    const mk_real chord = sqrt(best < 1 ? 2 - 2 * best : 0) + MK_MF_FACE_TIE_ANGLE;
+    return 1 - 0.5 * chord * chord;
+}
+
+/* Takes face f into *r when its alignment with d is at least `floor`
+ * (tie_floor of the best). */
+static inline int take_if_tied(const mk_hull *h, int f, mk_vec3 d, mk_real floor, face_pick *r)
 {
     mk_real a = v3_dot(h->face_normals[f], d);
-    if (!(a >= best - MK_MF_FACE_TIE))
+    if (!(a >= floor))
         return 0;
     r->face = f;
     r->align = a;
@@ -211,8 +232,9 @@ static face_pick incident_best_face(const mk_hull *h, mk_vec3 d, int v)
         if (a > best)
             best = a;
     }
+    const mk_real floor = tie_floor(best);
     for (int k = s; k < e && best > -2; ++k)
-        if (face_usable(h, h->vert_faces[k]) && take_if_tied(h, h->vert_faces[k], d, best, &r))
+        if (face_usable(h, h->vert_faces[k]) && take_if_tied(h, h->vert_faces[k], d, floor, &r))
             break;
     return r;
 }
@@ -241,14 +263,15 @@ static face_pick scanned_best_face(const mk_hull *h, mk_vec3 d, int v)
             overflow = 1;
         }
     }
+    const mk_real floor = tie_floor(best);
     for (int k = 0; k < kept && best > -2; ++k)
-        if (kept_align[k] >= best - MK_MF_FACE_TIE) {
+        if (kept_align[k] >= floor) {
             r.face = kept_face[k];
             r.align = kept_align[k];
             return r;
         }
     for (int f = kept ? kept_face[kept - 1] + 1 : 0; overflow && f < h->num_faces; ++f)
-        if (face_usable(h, f) && face_contains(h, f, v) && take_if_tied(h, f, d, best, &r))
+        if (face_usable(h, f) && face_contains(h, f, v) && take_if_tied(h, f, d, floor, &r))
             break;
     return r;
 }
