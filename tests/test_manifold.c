@@ -2470,6 +2470,50 @@ START_TEST(box_fast_path_matches_general)
 }
 END_TEST
 
+/* The box path tries the other box's face when the preferred one misses the
+ * contact, as the general path does: B (larger, rocked by a few mrad) 0.78 mm
+ * above A's top face, A's face exactly along the normal and preferred; B's
+ * lowest corner lies beyond A's face, so A's face misses the depth by more
+ * than the check and B's face holds the contact. The box path gave up there
+ * and the general path answered (found by box_fast_path_matches_general at
+ * MK_TEST_SCALE=100, its case 478229, whose poses these are). */
+START_TEST(box_fast_path_takes_the_other_face)
+{
+    const mk_vec3 ha = V(0.31990410114253287, 0.081016708949333452, 0.11479375342886466);
+    const mk_vec3 hb = V(0.39333319132566863, 0.4114299493308976, 0.37461274053712529);
+    const mk_transform xa = {{{{0.63101593038599546, -0.76420599016128177, -0.13344699397405504},
+                               {0.77384862934224652, 0.60797142244645086, 0.1775642091007236},
+                               {-0.054563673485414153, -0.21531361798561208, 0.97501941080458654}}},
+                             {1.182979558912415, -0.86005202241581014, -1.8562518670906831}};
+    const mk_transform xb = {{{{0.010430141338908374, -0.99100154282355934, -0.13344344971925404},
+                               {0.98401431067353284, -0.013554493006302761, 0.17757283606743959},
+                               {-0.1777837128123442, -0.13316237396752423, 0.97501832476009975}}},
+                             {1.0369127387839487, -0.81386363552554108, -1.3819089840637031}};
+    const mk_vec3 nrm = column(&xa, 2); /* A's top face */
+    const double sd = 0.00078060681562676631, spec = 0.02;
+    mk_shape a, b;
+    mk_shape_box(&a, ha, 0);
+    mk_shape_box(&b, hb, 0);
+    const mk_pair p = {&a, xa, &b, xb};
+    mk_manifold_settings ms = {spec};
+    mk_contact_patch_result g;
+    ck_assert_int_eq(mk_contact_patch(&p, nrm, sd, &ms, 8, &g), MK_OK);
+    ck_assert_int_eq(g.count, 4);
+    ck_assert_uint_eq(g.points[0].id >> 31, 1); /* the general path took B's face */
+    mk_manifold_point pts[MK_MANIFOLD_MAX_PATCH_POINTS];
+    mk_vec3 fn;
+    int count = -1;
+    ck_assert_int_eq(mk_manifold_box_box(&p, nrm, sd, spec, 8, &fn, pts, &count), 1);
+    ck_assert_int_eq(count, g.count);
+    ck_assert(dist(fn, g.normal) <= 1e-12);
+    for (int i = 0; i < count; ++i) {
+        ck_assert_uint_eq(pts[i].id, g.points[i].id);
+        ck_assert(dist(pts[i].position, g.points[i].position) <= 1e-12);
+        ck_assert_double_eq_tol(pts[i].separation, g.points[i].separation, 1e-12);
+    }
+}
+END_TEST
+
 START_TEST(separated_pairs_match_gjk)
 {
     /* Every shape type against every other, separated, with GJK's normal and
@@ -2928,6 +2972,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, overlapping_boxes_match_sat_oracle);
     tcase_add_test(t, separated_pairs_match_gjk);
     tcase_add_test(t, box_fast_path_matches_general);
+    tcase_add_test(t, box_fast_path_takes_the_other_face);
     suite_add_tcase(s, t);
     return s;
 }

@@ -2109,37 +2109,18 @@ static void box_side_bound(int face, int edge, int *coord, mk_real *sigma)
     *sigma = edge == 1 || edge == 2 ? 1 : -1;
 }
 
-/* Contract in manifold_internal.h. face_contacts for two boxes, step by step
- * (reference choice, incident face, Sutherland-Hodgman passes in edge order,
- * face_contact_complete, radii, choose), with the clip in the reference box's
- * coordinates. */
-int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance, mk_real spec, int cap,
-                        mk_vec3 *n_world, mk_manifold_point *pts, int *count_out)
+/* One reference face of the box pair (A's face fa.face, or with flip B's
+ * face fb.face): face_contacts_on for two boxes, step by step (incident face,
+ * Sutherland-Hodgman passes in edge order, face_contact_complete, radii,
+ * choose), with the clip in the reference box's coordinates; B posed by Rb,
+ * pb and the unit normal n in A's frame. 1 with the points written, else 0. */
+static int box_box_on(const mk_pair *pair, const mk_mat3 Rb, mk_vec3 pb, mk_vec3 n, int flip, face_pick fa,
+                      face_pick fb, mk_real signed_distance, mk_real keep, int cap, mk_vec3 *n_world,
+                      mk_manifold_point *pts, int *count_out)
 {
-    *count_out = 0;
     const mk_transform *xa = &pair->xf_a;
     const mk_shape *sa = pair->a, *sb = pair->b;
-    if (!v3_finite(normal) || !isfinite(signed_distance) || !isfinite(spec))
-        return 0;
-    /* B in A's frame (the frame), and the normal there. */
-    const mk_mat3 Rb = m3_tmul_m3(&xa->R, &pair->xf_b.R);
-    const mk_vec3 pb = m3_tmul(&xa->R, v3_sub(pair->xf_b.p, xa->p));
-    const mk_vec3 n = v3_normalize_or(m3_tmul(&xa->R, normal), v3(0, 0, 0));
-    if (!(v3_len2(n) > 0))
-        return 0;
     const mk_real ea = box_extent(sa), eb = box_extent(sb);
-    const mk_real keep = spec + MK_MF_SLACK * (ea > eb ? ea : eb);
-    if (signed_distance > keep) { /* apart beyond reach: no points (contact_points) */
-        *n_world = m3_mul(&xa->R, n);
-        return 1;
-    }
-    /* face_contacts' reference choice. */
-    const face_pick fa = box_best_face(n), fb = box_best_face(m3_tmul(&Rb, v3_neg(n)));
-    const mk_real cmin = cos(MK_MF_FACE_ANGLE);
-    const int use_a = fa.face >= 0 && fa.align >= cmin, use_b = fb.face >= 0 && fb.align >= cmin;
-    if (!use_a && !use_b)
-        return 0;
-    const int flip = use_b && (!use_a || fb.align > fa.align + MK_MF_REF_BIAS);
     const mk_shape *rs = flip ? sb : sa, *is = flip ? sa : sb;
     const int face = flip ? fb.face : fa.face;
     /* The incident box in the reference box's coordinates: rotation M, centre t. */
@@ -2241,6 +2222,46 @@ int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_dist
     *n_world = m3_mul(&xa->R, n_out);
     *count_out = count;
     return 1;
+}
+
+/* Contract in manifold_internal.h. face_contacts for two boxes: the
+ * reference choice, then box_box_on, and the other box's face when the
+ * preferred one does not hold the contact. */
+int mk_manifold_box_box(const mk_pair *pair, mk_vec3 normal, mk_real signed_distance, mk_real spec, int cap,
+                        mk_vec3 *n_world, mk_manifold_point *pts, int *count_out)
+{
+    *count_out = 0;
+    const mk_transform *xa = &pair->xf_a;
+    if (!v3_finite(normal) || !isfinite(signed_distance) || !isfinite(spec))
+        return 0;
+    /* B in A's frame (the frame), and the normal there. */
+    const mk_mat3 Rb = m3_tmul_m3(&xa->R, &pair->xf_b.R);
+    const mk_vec3 pb = m3_tmul(&xa->R, v3_sub(pair->xf_b.p, xa->p));
+    const mk_vec3 n = v3_normalize_or(m3_tmul(&xa->R, normal), v3(0, 0, 0));
+    if (!(v3_len2(n) > 0))
+        return 0;
+    const mk_real ea = box_extent(pair->a), eb = box_extent(pair->b);
+    const mk_real keep = spec + MK_MF_SLACK * (ea > eb ? ea : eb);
+    if (signed_distance > keep) { /* apart beyond reach: no points (contact_points) */
+        *n_world = m3_mul(&xa->R, n);
+        return 1;
+    }
+    /* face_contacts' reference choice. */
+    const face_pick fa = box_best_face(n), fb = box_best_face(m3_tmul(&Rb, v3_neg(n)));
+    const mk_real cmin = cos(MK_MF_FACE_ANGLE);
+    const int use_a = fa.face >= 0 && fa.align >= cmin, use_b = fb.face >= 0 && fb.align >= cmin;
+    if (!use_a && !use_b)
+        return 0;
+    const int flip = use_b && (!use_a || fb.align > fa.align + MK_MF_REF_BIAS);
+    if (box_box_on(pair, Rb, pb, n, flip, fa, fb, signed_distance, keep, cap, n_world, pts, count_out))
+        return 1;
+    /* As face_contacts: the other box's face when it has one (B on A's top,
+     * tilted and larger, its lowest corner beyond A's face: A's face missed
+     * that depth by more than the check, B's held the contact; seen at
+     * MK_TEST_SCALE=100 in box_fast_path_matches_general). */
+    if (!(flip ? use_a : use_b))
+        return 0;
+    return box_box_on(pair, Rb, pb, n, !flip, fa, fb, signed_distance, keep, cap, n_world, pts, count_out);
 }
 
 /* ---------------------------------------------------------------- half-space */
