@@ -1598,12 +1598,14 @@ START_TEST(hull_boxes_take_the_box_path)
         ck_assert_int_lt(mk_collide_patch(&pb, &s, NULL, 8, &rb), MK_INVALID_INPUT);
         REQUIRE(rh.count == rb.count, "pair %d: %d points as hulls, %d as boxes", i, rh.count, rb.count);
         if (rh.count > 0) {
-            /* Apart, the normal is GJK's closest vector over its length:
-             * the poses' rounding (the hull's box pose composed here and in
-             * the pipeline, 1e-16 of the coordinates) turns it by up to that
-             * over the distance (seen at MK_TEST_SCALE=10: 3e-12 at 12 um). */
-            const double sep = min_separation_patch(&rh);
-            const double ntol = 1e-12 + (sep > 0 ? 1e-15 * (1 + v3_max_abs(xa.p)) / sep : 0);
+            /* Cores apart, the normal is GJK's closest vector over its
+             * length: the poses' rounding (the hull's box pose composed here
+             * and in the pipeline, 1e-16 of the coordinates) turns it by up
+             * to that over the cores' distance (seen at MK_TEST_SCALE=10: 3e-12
+             * at 12 um; at 100, rounded shapes 15 mm deep whose cores were
+             * 14 um apart: 1.1e-12, which the shapes' separation missed). */
+            const double core_sep = min_separation_patch(&rh) + ph.a->radius + ph.b->radius;
+            const double ntol = 1e-12 + (core_sep > 0 ? 1e-15 * (1 + v3_max_abs(xa.p)) / core_sep : 0);
             REQUIRE(v3_len(v3_sub(rh.normal, rb.normal)) <= ntol, "pair %d: normals differ", i);
             for (int q = 0; q < rh.count; ++q) {
                 REQUIRE(rh.points[q].id == rb.points[q].id, "pair %d point %d: ids differ", i, q);
