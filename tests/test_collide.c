@@ -1750,6 +1750,128 @@ START_TEST(hull_lying_on_a_face_takes_that_face)
 }
 END_TEST
 
+/* Two hulls face to face, B's face 1 mm into A's (random faces of 12-, 60-
+ * and 240-point hulls, A's face up, B's face down and yawed, their centres
+ * within 1 cm): the manifold is the faces' overlap, every point 1 mm deep
+ * (to the face tie), at least three. With the cosine tie of before
+ * 2026-11-27 (hull_lying_on_a_face_takes_that_face) 1.4% to 6% of these
+ * took a neighbouring face a few mrad off, up to a millimetre of spread in
+ * the depths, and about 1% were left with fewer than three points. */
+START_TEST(hull_faces_face_to_face)
+{
+    or_rng r = or_rng_make(0xf2f);
+    const int sizes[3] = {12, 60, 240};
+    const mk_collide_settings st = mk_collide_default_settings();
+    int cases = 0, other = 0;
+    for (int z = 0; z < 3; ++z) {
+        or_hull_pool pool;
+        ck_assert_int_eq(or_hull_pool_make(&pool, &r, 16, sizes[z]), MK_OK);
+        for (int t = 0; t < or_scaled(400); ++t) {
+            const mk_hull *h[2] = {pool.hulls[or_int(&r, pool.count)], pool.hulls[or_int(&r, pool.count)]};
+            const int f[2] = {or_int(&r, h[0]->num_faces), or_int(&r, h[1]->num_faces)};
+            mk_shape sh[2];
+            mk_transform x[2];
+            double width = 0;
+            for (int k = 0; k < 2; ++k) {
+                ck_assert_int_eq(mk_shape_hull(&sh[k], (mk_hull *)h[k], 0), MK_OK);
+                for (int v = 0; v < h[k]->num_vertices; ++v)
+                    width = fmax(width, v3_len(h[k]->vertices[v]));
+                x[k].R = rotation_onto(h[k]->face_normals[f[k]], v3(0, 0, k ? -1 : 1));
+            }
+            const double yaw = or_uniform(&r, 0, 2 * 3.141592653589793);
+            const mk_mat3 Y = {{{cos(yaw), -sin(yaw), 0}, {sin(yaw), cos(yaw), 0}, {0, 0, 1}}};
+            const mk_mat3 down = x[1].R;
+            for (int a = 0; a < 3; ++a)
+                for (int b = 0; b < 3; ++b)
+                    x[1].R.m[a][b] = Y.m[a][0] * down.m[0][b] + Y.m[a][1] * down.m[1][b] + Y.m[a][2] * down.m[2][b];
+            /* the faces' centres over the origin, A's face at z = 0, B's 1 mm below */
+            for (int k = 0; k < 2; ++k) {
+                const mk_hull *hk = h[k];
+                mk_vec3 c = v3(0, 0, 0);
+                const int n = hk->face_start[f[k] + 1] - hk->face_start[f[k]];
+                for (int q = hk->face_start[f[k]]; q < hk->face_start[f[k] + 1]; ++q)
+                    c = v3_add(c, v3_scale(hk->vertices[hk->face_vertices[q]], 1.0 / n));
+                x[k].p = v3(0, 0, 0);
+                x[k].p = v3_neg(xf_apply(&x[k], c));
+            }
+            x[1].p = v3_add(x[1].p, v3(or_uniform(&r, -0.01, 0.01), or_uniform(&r, -0.01, 0.01), -0.001));
+            const double top = or_support_value(&sh[0], &x[0], v3(0, 0, 1));
+            const double low = -or_support_value(&sh[1], &x[1], v3(0, 0, -1));
+            mk_pair p = {&sh[0], x[0], &sh[1], x[1]};
+            mk_contact_patch_result m;
+            ck_assert_int_lt(mk_collide_patch(&p, &st, NULL, 8, &m), MK_INVALID_INPUT);
+            double d;
+            mk_vec3 wa, wb;
+            REQUIRE(or_exact_distance(p.a, &p.xf_a, p.b, &p.xf_b, &d, &wa, &wb), "case %d: oracle", t);
+            /* the faces' overlap is the contact when the pair is that deep */
+            if (!(fabs(d - (low - top)) <= 1e-9)) {
+                ++other;
+                continue;
+            }
+            const double tol = 1e-9 + 1e-5 * 2 * width;
+            REQUIRE(m.count >= 3, "hull-%d case %d: %d points", sizes[z], t, m.count);
+            /* a face within the tie of either face may be the reference */
+            REQUIRE(v3_len(v3_sub(m.normal, v3(0, 0, 1))) <= 1e-5 + 1e-9, "hull-%d case %d: normal %g %g %g", sizes[z], t,
+                    m.normal.x, m.normal.y, m.normal.z);
+            for (int k = 0; k < m.count; ++k)
+                REQUIRE(fabs(m.points[k].separation - d) <= tol, "hull-%d case %d: point %d separation %.12g, %.12g",
+                        sizes[z], t, k, m.points[k].separation, d);
+            ++cases;
+        }
+        or_hull_pool_free(&pool);
+    }
+    fprintf(stderr, "collide hull faces: %d face to face, %d other contacts\n", cases, other);
+    ck_assert_int_gt(cases, or_scaled(400) * 2);
+}
+END_TEST
+
+/* A hull whose underside is two facets 2e-6 rad apart (a shallow V, its
+ * ridge lowest), resting on a small cube under one of the halves, 1 mm deep:
+ * the contact is the cube's top, four points. The faces through the
+ * support vertex (on the ridge) are both facets, tied, and the lower index
+ * won: under the other half it was the wrong one, the clip was empty and
+ * one point was left. The incident face is now the tied face under the
+ * reference face (found by hull_faces_face_to_face at MK_TEST_SCALE=50). */
+START_TEST(hull_flat_region_takes_the_facet_under_the_contact)
+{
+    const double eps = 1e-6;
+    const mk_vec3 vb[10] = {v3(-1, -1, 1), v3(1, -1, 1),     v3(1, 1, 1),      v3(-1, 1, 1),   v3(-1, -1, 0),
+                            v3(1, -1, 0),  v3(0, -1, -eps), v3(-1, 1, 0),     v3(1, 1, 0),    v3(0, 1, -eps)};
+    mk_vec3 va[8];
+    for (int c = 0; c < 8; ++c)
+        va[c] = v3(c & 1 ? 0.1 : -0.1, c & 2 ? 0.1 : -0.1, c & 4 ? 0.1 : -0.1);
+    mk_hull *hb = NULL, *ha = NULL;
+    ck_assert_int_eq(mk_hull_create(vb, 10, &hb), MK_OK);
+    ck_assert_int_eq(mk_hull_create(va, 8, &ha), MK_OK);
+    mk_shape sa, sb;
+    ck_assert_int_eq(mk_shape_hull(&sa, ha, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&sb, hb, 0), MK_OK);
+    const mk_collide_settings st = mk_collide_default_settings();
+    for (int side = -1; side <= 1; side += 2) {
+        for (int k = 0; k < 5; ++k) {
+            const double x0 = side * (0.3 + 0.1 * k); /* the cube under one half */
+            const double under = -eps * (1 - fabs(x0)); /* B's underside over the cube's centre */
+            const mk_pair p = {&sa, at(v3(x0, 0, under + 0.001 - 0.1)), &sb, at(v3(0, 0, 0))};
+            /* the pipeline's answer, and the manifold along the cube's own
+             * normal (where B's support vertex is on the ridge) */
+            mk_contact_patch_result m[2];
+            ck_assert_int_lt(mk_collide_patch(&p, &st, NULL, 8, &m[0]), MK_INVALID_INPUT);
+            const mk_manifold_settings ms = mk_manifold_default_settings();
+            ck_assert_int_eq(mk_contact_patch(&p, v3(0, 0, 1), -0.001, &ms, 8, &m[1]), MK_OK);
+            for (int w = 0; w < 2; ++w) {
+                REQUIRE(m[w].count == 4, "cube at x = %g (%s): %d points", x0, w ? "along +z" : "pipeline",
+                        m[w].count);
+                for (int q = 0; q < m[w].count; ++q)
+                    REQUIRE(fabs(m[w].points[q].separation + 0.001) <= 1e-6, "cube at x = %g: point %d separation %.12g",
+                            x0, q, m[w].points[q].separation);
+            }
+        }
+    }
+    mk_hull_destroy(ha);
+    mk_hull_destroy(hb);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("collide");
@@ -1775,6 +1897,8 @@ int main(void)
     tcase_add_test(tc, box_sat_small_box_on_huge_ground);
     tcase_add_test(tc, hull_boxes_take_the_box_path);
     tcase_add_test(tc, hull_lying_on_a_face_takes_that_face);
+    tcase_add_test(tc, hull_faces_face_to_face);
+    tcase_add_test(tc, hull_flat_region_takes_the_facet_under_the_contact);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1187,8 +1187,49 @@ static int face_contact_complete(const mf_ctx *c, const posed *is, mk_vec3 ref_n
     return min_sep <= sep_support + MK_MF_FACE_CHECK * c->scale;
 }
 
-/* Face contacts on one reference face: A's (flip 0) or B's (flip 1). */
-static int face_contacts_on(const mf_ctx *c, int flip, face_pick fa, face_pick fb, cand_list *l, mk_vec3 *n_out)
+/* A hull's face tied (tie_floor) with its best aligned one along the frame
+ * direction dir whose centre lies nearest, across dir, to the frame point
+ * target; -1 when the hull has no usable face. The faces of a nearly flat
+ * region (facets within the tie of one another) are all tied: the one under
+ * the other shape's face is the incident face, wherever the support vertex
+ * happened to lie. */
+static int hull_face_near(const posed *x, mk_vec3 dir, mk_vec3 target)
+{
+    const mk_hull *h = x->s->u.hull.hull;
+    if (!hull_has_faces(h))
+        return -1;
+    const mk_vec3 d = dir_to_local(x, dir), t = dir_to_local(x, v3_sub(target, x->p));
+    mk_real best = -2;
+    for (int f = 0; f < h->num_faces; ++f)
+        if (face_usable(h, f))
+            best = fmax(best, v3_dot(h->face_normals[f], d));
+    if (!(best > -2))
+        return -1;
+    const mk_real floor = tie_floor(best);
+    int pick = -1;
+    mk_real pick_d2 = INFINITY;
+    for (int f = 0; f < h->num_faces; ++f) {
+        if (!face_usable(h, f) || !(v3_dot(h->face_normals[f], d) >= floor))
+            continue;
+        mk_vec3 cf = v3(0, 0, 0);
+        const int n = h->face_start[f + 1] - h->face_start[f];
+        for (int k = h->face_start[f]; k < h->face_start[f + 1]; ++k)
+            cf = v3_add(cf, h->vertices[h->face_vertices[k]]);
+        const mk_vec3 off = v3_sub(v3_scale(cf, 1.0 / n), t);
+        const mk_real along = v3_dot(off, d), d2 = v3_len2(off) - along * along;
+        if (d2 < pick_d2) {
+            pick_d2 = d2;
+            pick = f;
+        }
+    }
+    return pick;
+}
+
+/* Face contacts on one reference face: A's (flip 0) or B's (flip 1). With
+ * near_ref, a hull's incident face is the one of its faces tied with the
+ * best that lies under the reference face's centre (hull_face_near). */
+static int face_contacts_on(const mf_ctx *c, int flip, face_pick fa, face_pick fb, int near_ref, cand_list *l,
+                            mk_vec3 *n_out)
 {
     const posed *rs = flip ? &c->b : &c->a, *is = flip ? &c->a : &c->b;
     const int face = flip ? fb.face : fa.face;
@@ -1211,7 +1252,19 @@ static int face_contacts_on(const mf_ctx *c, int flip, face_pick fa, face_pick f
     }
     *n_out = flip ? v3_neg(ref_n) : ref_n;
     const mk_real tol = MK_MF_FACE_CHECK * c->scale;
-    switch (incident_feature(is, ref_n, &inc, &lf)) {
+    feat_kind kind;
+    if (near_ref) {
+        mk_vec3 centre = v3(0, 0, 0);
+        for (int q = 0; q < ref.count; ++q)
+            centre = v3_add(centre, ref.v[q]);
+        const int f = hull_face_near(is, v3_neg(ref_n), v3_scale(centre, 1.0 / ref.count));
+        if (f < 0 || !build_polygon(is, f, NULL, &inc))
+            return 0;
+        kind = KIND_POLY;
+    } else {
+        kind = incident_feature(is, ref_n, &inc, &lf);
+    }
+    switch (kind) {
     case KIND_POLY:
         if (is_disc)
             clip_polygon_on_disc(&dk, &inc, flip, l);
@@ -1253,16 +1306,35 @@ static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out, face_pic
     if (!use_a && !use_b)
         return 0;
     int flip = use_b && (!use_a || fb.align > fa.align + MK_MF_REF_BIAS);
-    if (face_contacts_on(c, flip, fa, fb, l, n_out) && l->count > 0)
+    if (face_contacts_on(c, flip, fa, fb, 0, l, n_out) && l->count > 0)
         return 1;
     /* The other shape's face, when it has one: the preferred face can be off
      * the normal by an angle that, times a depth far beyond the shapes'
      * sizes (a box tunnelled deep into a much larger one), misses the depth,
      * while the other lies along the normal and holds the contact. */
-    if (!(flip ? use_a : use_b))
-        return 0;
+    const int other = flip ? use_a : use_b;
+    if (other) {
+        l->count = 0;
+        if (face_contacts_on(c, !flip, fa, fb, 0, l, n_out) && l->count > 0)
+            return 1;
+    }
+    /* A hull whose lowest region is nearly flat (facets within the face tie
+     * of one another): the faces through its support vertex may all lie
+     * beside the other shape's face, and the clip is empty. Its face under
+     * the reference face's centre instead (two 240-point hulls face to face,
+     * B's support vertex on a facet 2.9e-6 rad off its face under A's: one
+     * point instead of A's triangle; test hull_faces_face_to_face). */
+    for (int k = 0; k < 1 + other; ++k) {
+        const int fl = k ? !flip : flip;
+        if ((fl ? &c->a : &c->b)->s->type != MK_SHAPE_HULL || (fl ? &c->b : &c->a)->s->type == MK_SHAPE_CYLINDER ||
+            (fl ? &c->b : &c->a)->s->type == MK_SHAPE_CONE)
+            continue;
+        l->count = 0;
+        if (face_contacts_on(c, fl, fa, fb, 1, l, n_out) && l->count > 0)
+            return 1;
+    }
     l->count = 0;
-    return face_contacts_on(c, !flip, fa, fb, l, n_out);
+    return 0;
 }
 
 /* ---------------------------------------------------------------- line and point contacts */
