@@ -23,6 +23,82 @@ static mk_hull *make(const mk_vec3 *p, int n)
     return h;
 }
 
+/* The contact regions (shape.h, mk_hull.face_region): a face in a region
+ * lies within the flat angle of the region's face, whose index is the
+ * region's lowest; a region has more than one face or a face of more than
+ * MK_HULL_CONTACT_CORNERS corners; its outline has 3 .. that many hull
+ * vertices, convex and counter-clockwise seen from outside along the
+ * region's normal, its first corner the highest along it (ties: the lower
+ * vertex index); unless the outline was cut down to the budget, every
+ * vertex of the region's faces lies within it (seen along the normal).
+ * Returns the number of faces in regions. */
+static int check_regions(const mk_hull *h)
+{
+    if (!h->face_region) {
+        ck_assert_int_eq(h->num_regions, 0);
+        return 0;
+    }
+    ck_assert_int_gt(h->num_regions, 0);
+    const double cmin = cos(MK_HULL_FLAT_ANGLE) - 1e-15;
+    int in_regions = 0;
+    for (int r = 0; r < h->num_regions; ++r) {
+        const int c = h->region_face[r], s = h->region_start[r], e = h->region_start[r + 1];
+        REQUIRE(c >= 0 && c < h->num_faces && h->face_region[c] == r, "region %d: face %d", r, c);
+        REQUIRE(e - s >= 3 && e - s <= MK_HULL_CONTACT_CORNERS, "region %d: %d corners", r, e - s);
+        const mk_vec3 n = h->face_normals[c];
+        int faces = 0, most = 0;
+        double scale = 0;
+        for (int f = 0; f < h->num_faces; ++f) {
+            if (h->face_region[f] != r)
+                continue;
+            REQUIRE(f >= c, "region %d: face %d below its face %d", r, f, c);
+            REQUIRE(v3_dot(h->face_normals[f], n) >= cmin, "region %d: face %d off its normal", r, f);
+            ++faces;
+            most = most > h->face_start[f + 1] - h->face_start[f] ? most : h->face_start[f + 1] - h->face_start[f];
+        }
+        REQUIRE(faces > 1 || most > MK_HULL_CONTACT_CORNERS, "region %d: one face of %d corners", r, most);
+        in_regions += faces;
+        for (int q = s; q < e; ++q) {
+            const int v = h->region_vertices[q];
+            REQUIRE(v >= 0 && v < h->num_vertices, "region %d: corner %d", r, v);
+            scale = fmax(scale, v3_max_abs(h->vertices[v]));
+            const double hq = v3_dot(h->vertices[v], n), h0 = v3_dot(h->vertices[h->region_vertices[s]], n);
+            REQUIRE(hq < h0 || (hq == h0 && v >= h->region_vertices[s]), "region %d: corner %d above the first", r, v);
+        }
+        /* convex, counter-clockwise about n; the region's vertices inside */
+        int all_inside = 1;
+        for (int q = s; q < e; ++q) {
+            const mk_vec3 a = h->vertices[h->region_vertices[q]];
+            const mk_vec3 b = h->vertices[h->region_vertices[q + 1 < e ? q + 1 : s]];
+            const mk_vec3 c2 = h->vertices[h->region_vertices[q + 2 < e ? q + 2 : s + (q + 2 - e)]];
+            REQUIRE(v3_dot(v3_cross(v3_sub(b, a), v3_sub(c2, b)), n) > 0, "region %d: corner %d not convex", r, q - s);
+            const mk_vec3 side = v3_cross(v3_sub(b, a), n); /* outward in the plane */
+            for (int f = 0; f < h->num_faces; ++f) {
+                if (h->face_region[f] != r)
+                    continue;
+                for (int j = h->face_start[f]; j < h->face_start[f + 1]; ++j)
+                    all_inside &= v3_dot(side, v3_sub(h->vertices[h->face_vertices[j]], a)) <= 1e-12 * scale * scale;
+            }
+        }
+        /* an outline holding fewer corners than the budget was not cut down */
+        int region_vertices = 0;
+        for (int v = 0; v < h->num_vertices; ++v) {
+            int on = 0;
+            for (int f = 0; f < h->num_faces && !on; ++f)
+                if (h->face_region[f] == r)
+                    for (int j = h->face_start[f]; j < h->face_start[f + 1] && !on; ++j)
+                        on = h->face_vertices[j] == v;
+            region_vertices += on;
+        }
+        if (e - s < MK_HULL_CONTACT_CORNERS || region_vertices <= MK_HULL_CONTACT_CORNERS)
+            REQUIRE(all_inside, "region %d: a vertex outside its outline", r);
+    }
+    for (int f = 0; f < h->num_faces; ++f)
+        REQUIRE(h->face_region[f] >= -1 && h->face_region[f] < h->num_regions, "face %d: region %d", f,
+                h->face_region[f]);
+    return in_regions;
+}
+
 /* Structural invariants every hull must satisfy, whatever its input:
  * - every input point lies inside every face plane (to round-off of its scale);
  * - every face vertex lies on its face plane and faces are counter-clockwise
@@ -111,6 +187,7 @@ static void check_invariants(const mk_hull *h, const mk_vec3 *p, int n)
         REQUIRE(q.x >= h->aabb_min.x && q.y >= h->aabb_min.y && q.z >= h->aabb_min.z, "vertex %d below the box", v);
         REQUIRE(q.x <= h->aabb_max.x && q.y <= h->aabb_max.y && q.z <= h->aabb_max.z, "vertex %d above the box", v);
     }
+    check_regions(h);
 }
 
 /* A cube given as its 8 corners, 30 interior points, every corner twice and
@@ -537,6 +614,93 @@ START_TEST(box_recognition)
 }
 END_TEST
 
+/* Contact regions of mesh-like hulls: a cube given as a 7 x 7 grid on each
+ * face, moved by up to 1e-7 and rounded to single precision (each face many
+ * facets), has six regions, one per face, holding its facets, each outline
+ * holding the four corners (the points nearest them); a 100-sided prism (a cylinder's mesh)
+ * has its two caps as regions of 64 corners, its sides as faces; hulls of
+ * random clouds, whose facets are far from coplanar, have none. */
+START_TEST(contact_regions_of_meshes)
+{
+    enum { GRID = 6, MAXP = 6 * (GRID + 1) * (GRID + 1) };
+    mk_vec3 p[MAXP];
+    or_rng r = or_rng_make(0x5e9);
+    int n = 0;
+    for (int ax = 0; ax < 3; ++ax)
+        for (int sg = -1; sg <= 1; sg += 2)
+            for (int i = 0; i <= GRID; ++i)
+                for (int j = 0; j <= GRID; ++j) {
+                    double q[3];
+                    q[ax] = sg * 0.1;
+                    q[(ax + 1) % 3] = -0.1 + 0.2 * i / GRID;
+                    q[(ax + 2) % 3] = -0.1 + 0.2 * j / GRID;
+                    int dup = 0;
+                    for (int k = 0; k < n && !dup; ++k)
+                        dup = fabs(p[k].x - q[0]) < 1e-6 && fabs(p[k].y - q[1]) < 1e-6 && fabs(p[k].z - q[2]) < 1e-6;
+                    if (!dup)
+                        p[n++] = v3((float)(q[0] + or_uniform(&r, -1e-7, 1e-7)),
+                                    (float)(q[1] + or_uniform(&r, -1e-7, 1e-7)),
+                                    (float)(q[2] + or_uniform(&r, -1e-7, 1e-7)));
+                }
+    mk_hull *h = make(p, n);
+    check_invariants(h, p, n);
+    REQUIRE(h->num_faces > 6, "%d faces: the mesh cube's faces should be facets", h->num_faces);
+    ck_assert_int_eq(h->num_regions, 6);
+    check_regions(h);
+    /* every facet of a face is in its region (the slivers along the edges,
+     * their normals between two faces', are faces of their own) */
+    for (int f = 0; f < h->num_faces; ++f) {
+        const mk_vec3 nf = h->face_normals[f];
+        if (v3_max_abs(nf) > cos(1e-5))
+            REQUIRE(h->face_region[f] >= 0, "face %d (normal %g %g %g) in no region", f, nf.x, nf.y, nf.z);
+    }
+    for (int rg = 0; rg < 6; ++rg) {
+        const mk_vec3 nrm = h->face_normals[h->region_face[rg]];
+        for (int c = 0; c < 4; ++c) {
+            /* corner c of the cube face the region's normal points to */
+            const int ax = fabs(nrm.x) > 0.9 ? 0 : fabs(nrm.y) > 0.9 ? 1 : 2;
+            double q[3];
+            q[ax] = v3_comp(nrm, ax) > 0 ? 0.1 : -0.1;
+            q[(ax + 1) % 3] = c & 1 ? 0.1 : -0.1;
+            q[(ax + 2) % 3] = c & 2 ? 0.1 : -0.1;
+            int nearest = 0;
+            for (int v = 1; v < h->num_vertices; ++v)
+                if (v3_len(v3_sub(h->vertices[v], v3(q[0], q[1], q[2]))) <
+                    v3_len(v3_sub(h->vertices[nearest], v3(q[0], q[1], q[2]))))
+                    nearest = v;
+            int found = 0;
+            for (int k = h->region_start[rg]; k < h->region_start[rg + 1]; ++k)
+                found |= h->region_vertices[k] == nearest;
+            REQUIRE(found, "region %d: corner %d (vertex %d) not in its outline", rg, c, nearest);
+        }
+    }
+    mk_hull_destroy(h);
+
+    n = 0;
+    for (int k = 0; k < 100; ++k) {
+        const double a = 2 * 3.141592653589793 * k / 100;
+        p[n++] = v3(0.1 * cos(a), 0.1 * sin(a), -0.05);
+        p[n++] = v3(0.1 * cos(a), 0.1 * sin(a), 0.05);
+    }
+    h = make(p, n);
+    check_invariants(h, p, n);
+    ck_assert_int_eq(h->num_regions, 2);
+    ck_assert_int_eq(check_regions(h), 2);
+    for (int rg = 0; rg < 2; ++rg)
+        ck_assert_int_eq(h->region_start[rg + 1] - h->region_start[rg], MK_HULL_CONTACT_CORNERS);
+    mk_hull_destroy(h);
+
+    for (int t = 0; t < 20; ++t) {
+        n = 12 + or_int(&r, 229);
+        for (int i = 0; i < n; ++i)
+            p[i] = or_unit(&r);
+        h = make(p, n);
+        ck_assert_int_eq(check_regions(h), 0);
+        mk_hull_destroy(h);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("hull");
@@ -551,6 +715,7 @@ int main(void)
     tcase_add_test(tc, hull_shape_support);
     tcase_add_test(tc, support_linear_first_maximum);
     tcase_add_test(tc, box_recognition);
+    tcase_add_test(tc, contact_regions_of_meshes);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

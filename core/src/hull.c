@@ -552,6 +552,182 @@ static int recognise_box(const mk_vec3 *verts, int nv, const mk_vec3 *normals, c
     return 1;
 }
 
+/* ------------------------------------------------------------ contact faces */
+
+/* A vertex seen along a region's normal: coordinates in its plane, index. */
+typedef struct seen_vertex {
+    mk_real u, w;
+    int id;
+} seen_vertex;
+
+static int seen_order(const void *a, const void *b)
+{
+    const seen_vertex *p = a, *q = b;
+    if (p->u != q->u)
+        return p->u < q->u ? -1 : 1;
+    if (p->w != q->w)
+        return p->w < q->w ? -1 : 1;
+    return (p->id > q->id) - (p->id < q->id);
+}
+
+static inline mk_real turn(const seen_vertex *a, const seen_vertex *b, const seen_vertex *c)
+{
+    return (b->u - a->u) * (c->w - a->w) - (b->w - a->w) * (c->u - a->u);
+}
+
+/* The contact regions of mk_hull.face_region (see shape.h), in malloc'd
+ * arrays: face_region (nf), start (n + 1), corners, face (n). */
+typedef struct regions {
+    int n;
+    size_t num_corners;
+    int *face_region, *start, *corners, *face;
+} regions;
+
+static void free_regions(regions *R)
+{
+    free(R->face_region);
+    free(R->start);
+    free(R->corners);
+    free(R->face);
+    memset(R, 0, sizeof *R);
+}
+
+/* Outline of the vertices pts[0 .. k) (sorted by seen_order): Andrew's
+ * monotone chain, counter-clockwise, collinear points dropped, into out
+ * (room for k + 1); then the flattest corners dropped (the smallest triangle
+ * with its neighbours, Visvalingam's rule) down to MK_HULL_CONTACT_CORNERS.
+ * Returns the corner count. */
+static int outline(const seen_vertex *pts, int k, seen_vertex *out)
+{
+    int m = 0;
+    for (int i = 0; i < k; ++i) {
+        while (m >= 2 && !(turn(&out[m - 2], &out[m - 1], &pts[i]) > 0))
+            --m;
+        out[m++] = pts[i];
+    }
+    for (int i = k - 2, lower = m + 1; i >= 0; --i) {
+        while (m >= lower && !(turn(&out[m - 2], &out[m - 1], &pts[i]) > 0))
+            --m;
+        out[m++] = pts[i];
+    }
+    --m; /* the first corner closes the chain */
+    while (m > MK_HULL_CONTACT_CORNERS) {
+        int drop = 0;
+        mk_real least = INFINITY;
+        for (int i = 0; i < m; ++i) {
+            const mk_real a = turn(&out[(i + m - 1) % m], &out[i], &out[(i + 1) % m]);
+            if (a < least) {
+                least = a;
+                drop = i;
+            }
+        }
+        memmove(out + drop, out + drop + 1, sizeof *out * (size_t)(m - 1 - drop));
+        --m;
+    }
+    return m;
+}
+
+/* Fills R; MK_OUT_OF_MEMORY when an allocation fails (R freed). */
+static mk_status build_regions(const mk_vec3 *verts, int nv, const mk_vec3 *normals, int nf, const int *face_start,
+                               const int *face_vertices, const int *vf_start, const int *vf, regions *R)
+{
+    memset(R, 0, sizeof *R);
+    const mk_real cmin = 1 - 0.5 * MK_HULL_FLAT_ANGLE * MK_HULL_FLAT_ANGLE;
+    int *queue = malloc(sizeof(int) * (size_t)nf), *stamp = calloc((size_t)nv, sizeof(int));
+    seen_vertex *pts = malloc(sizeof(seen_vertex) * (size_t)nv), *ring = malloc(sizeof(seen_vertex) * (size_t)(nv + 1));
+    R->face_region = malloc(sizeof(int) * (size_t)nf);
+    R->start = malloc(sizeof(int) * (size_t)(nf + 1));
+    R->face = malloc(sizeof(int) * (size_t)nf);
+    size_t cap = 64;
+    R->corners = malloc(sizeof(int) * cap);
+    mk_status st = MK_OK;
+    if (!queue || !stamp || !pts || !ring || !R->face_region || !R->start || !R->face || !R->corners) {
+        st = MK_OUT_OF_MEMORY;
+        goto done;
+    }
+    for (int f = 0; f < nf; ++f)
+        R->face_region[f] = -2; /* not yet seen */
+    R->start[0] = 0;
+    for (int f = 0; f < nf; ++f) {
+        if (R->face_region[f] != -2)
+            continue;
+        /* the faces within the flat angle of f, through shared vertices */
+        const mk_vec3 nrm = normals[f];
+        int nq = 0;
+        queue[nq++] = f;
+        R->face_region[f] = R->n;
+        for (int qi = 0; qi < nq; ++qi) {
+            const int g = queue[qi];
+            for (int j = face_start[g]; j < face_start[g + 1]; ++j) {
+                const int v = face_vertices[j];
+                for (int t = vf_start[v]; t < vf_start[v + 1]; ++t) {
+                    const int e = vf[t];
+                    if (R->face_region[e] == -2 && v3_dot(normals[e], nrm) >= cmin) {
+                        R->face_region[e] = R->n;
+                        queue[nq++] = e;
+                    }
+                }
+            }
+        }
+        if (nq == 1 && face_start[f + 1] - face_start[f] <= MK_HULL_CONTACT_CORNERS) {
+            R->face_region[f] = -1; /* its own contact face */
+            continue;
+        }
+        /* their vertices seen along f's normal */
+        const mk_vec3 a = fabs(nrm.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
+        const mk_vec3 u = v3_normalize_or(v3_madd(a, -v3_dot(a, nrm), nrm), v3(0, 0, 1)), w = v3_cross(nrm, u);
+        int k = 0;
+        for (int qi = 0; qi < nq; ++qi) {
+            const int g = queue[qi];
+            for (int j = face_start[g]; j < face_start[g + 1]; ++j) {
+                const int v = face_vertices[j];
+                if (stamp[v] == f + 1)
+                    continue;
+                stamp[v] = f + 1;
+                pts[k++] = (seen_vertex){v3_dot(verts[v], u), v3_dot(verts[v], w), v};
+            }
+        }
+        qsort(pts, (size_t)k, sizeof *pts, seen_order);
+        const int m = outline(pts, k, ring);
+        if (m < 3) { /* no area: the faces stand as they are */
+            for (int qi = 0; qi < nq; ++qi)
+                R->face_region[queue[qi]] = -1;
+            continue;
+        }
+        int first = 0;
+        mk_real top = -INFINITY;
+        for (int q = 0; q < m; ++q) {
+            const mk_real h = v3_dot(verts[ring[q].id], nrm);
+            if (h > top || (h == top && ring[q].id < ring[first].id)) {
+                top = h;
+                first = q;
+            }
+        }
+        if (R->num_corners + (size_t)m > cap) {
+            while (R->num_corners + (size_t)m > cap)
+                cap *= 2;
+            int *grown = realloc(R->corners, sizeof(int) * cap);
+            if (!grown) {
+                st = MK_OUT_OF_MEMORY;
+                goto done;
+            }
+            R->corners = grown;
+        }
+        for (int q = 0; q < m; ++q)
+            R->corners[R->num_corners++] = ring[(first + q) % m].id;
+        R->face[R->n] = f;
+        R->start[++R->n] = (int)R->num_corners;
+    }
+done:
+    free(queue);
+    free(stamp);
+    free(pts);
+    free(ring);
+    if (st != MK_OK)
+        free_regions(R);
+    return st;
+}
+
 /* Byte offsets of a hull block's arrays (the mk_hull itself at 0). */
 typedef struct hull_layout {
     size_t vertices, normals, offsets, coords, adj_start, adj, face_start, face_vertices, vf_start, vf, table, list;
@@ -710,6 +886,12 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     }
     free(fill);
 
+    regions R;
+    if (build_regions(verts, nv, normals, nf, face_start, face_vertices, vf_start, vf, &R) != MK_OK) {
+        free(block);
+        return MK_OUT_OF_MEMORY;
+    }
+
     /* Bounding box, volume centroid (tetrahedra fanned from the vertex mean),
      * inradius about the centroid. */
     mk_vec3 lo = verts[0], hi = verts[0], mean = v3(0, 0, 0);
@@ -741,6 +923,7 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     }
     if (!(volume > 0) || !(inradius > 0)) {
         free(block);
+        free_regions(&R);
         return MK_DEGENERATE_HULL;
     }
 
@@ -757,23 +940,46 @@ static mk_status build_block(qhT *qh, mk_hull **out)
     int *lists = build_start_table(h, (int *)(block + L.table), &list_len, &failed);
     if (failed) {
         free(block);
+        free_regions(&R);
         return MK_OUT_OF_MEMORY;
     }
-    if (list_len > 0) {
-        /* The lists join the block's end; it may move, so every pointer is
-         * set again. */
-        unsigned char *grown = realloc(block, L.list + sizeof(int) * list_len);
+    /* The lists, then the contact regions, join the block's end; it may
+     * move, so every pointer is set again. */
+    const size_t regions_at = L.list + sizeof(int) * list_len;
+    const size_t region_ints = R.n > 0 ? (size_t)nf + (size_t)(R.n + 1) + R.num_corners + (size_t)R.n : 0;
+    if (list_len > 0 || region_ints > 0) {
+        unsigned char *grown = realloc(block, regions_at + sizeof(int) * region_ints);
         if (!grown) {
             free(block);
             free(lists);
+            free_regions(&R);
             return MK_OUT_OF_MEMORY;
         }
         block = grown;
         h = (mk_hull *)block;
-        memcpy(block + L.list, lists, sizeof(int) * list_len);
+        if (list_len > 0)
+            memcpy(block + L.list, lists, sizeof(int) * list_len);
         free(lists);
-        attach(block, &L, nv, 1);
+        attach(block, &L, nv, list_len > 0);
+        if (region_ints > 0) {
+            int *p = (int *)(block + regions_at);
+            memcpy(p, R.face_region, sizeof(int) * (size_t)nf);
+            h->face_region = p;
+            p += nf;
+            memcpy(p, R.start, sizeof(int) * (size_t)(R.n + 1));
+            h->region_start = p;
+            p += R.n + 1;
+            memcpy(p, R.corners, sizeof(int) * R.num_corners);
+            h->region_vertices = p;
+            p += R.num_corners;
+            memcpy(p, R.face, sizeof(int) * (size_t)R.n);
+            h->region_face = p;
+            h->num_regions = R.n;
+        }
+    } else {
+        free(lists);
     }
+    free_regions(&R);
     *out = h;
     return MK_OK;
 }

@@ -60,9 +60,11 @@ extern "C" {
 #define MK_MANIFOLD_MAX_POINTS 4
 /* Capacity of mk_contact_patch: up to this many points of one contact patch. */
 #define MK_MANIFOLD_MAX_PATCH_POINTS 8
-/* Hull faces with more vertices than this are not used as faces (the pair then
- * gets a line or single-point contact). */
-#define MK_MANIFOLD_MAX_FACE_VERTICES 64
+/* Corners of a hull's contact face at most: a face with more, and a flat
+ * region of faces, is used through its outline of at most this many corners
+ * (mk_hull.face_region); a hand-built hull's faces with more are not used as
+ * faces (the pair then gets a line or single-point contact). */
+#define MK_MANIFOLD_MAX_FACE_VERTICES MK_HULL_CONTACT_CORNERS
 /* Vertices of the regular polygon that stands for a circular cap. */
 #define MK_MANIFOLD_RING_SAMPLES 16
 

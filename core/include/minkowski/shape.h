@@ -87,7 +87,31 @@ typedef struct mk_hull {
     const mk_real *vertex_x;
     const mk_real *vertex_y;
     const mk_real *vertex_z;
+    /* Contact faces, for contact manifolds. Faces reached from one another
+     * through shared vertices whose normals lie within MK_HULL_FLAT_ANGLE of
+     * the lowest-indexed one's (a tessellated or single-precision mesh's
+     * flat face: facets microradians apart) form a region, whose polygon is
+     * the outline of their vertices seen along that face's normal; a lone
+     * face with more than MK_HULL_CONTACT_CORNERS corners (a finely divided
+     * cylinder's cap) is a region of its own. Outlines are convex, counter-
+     * clockwise seen from outside, at most MK_HULL_CONTACT_CORNERS corners
+     * (larger ones lose their flattest corners), first the corner highest
+     * along the normal (ties: the lower vertex index). Face f belongs to
+     * region face_region[f] (-1: f is its own contact face), whose outline is
+     * region_vertices[region_start[r] .. region_start[r + 1]) and whose normal
+     * and face code are those of face region_face[r]. mk_hull_create fills
+     * them; a hand-built hull may leave face_region NULL (no regions). */
+    int num_regions;
+    const int *face_region;
+    const int *region_start;
+    const int *region_vertices;
+    const int *region_face;
 } mk_hull;
+
+/* Contact faces (mk_hull.face_region): the flat angle (radians) and the
+ * outline's corner budget. */
+#define MK_HULL_FLAT_ANGLE 1e-4
+#define MK_HULL_CONTACT_CORNERS 64
 
 /* Hulls with at most this many vertices use a linear scan for support;
  * larger ones have a start table (most directions answered by one lookup, see
