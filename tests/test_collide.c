@@ -1679,8 +1679,8 @@ static mk_mat3 rotation_onto(mk_vec3 a, mk_vec3 b)
 /* A hull lying on one of its faces, 1 mm deep, on a ground plane and on a
  * large box (every usable face of 60- and 240-point hulls, yawed at random,
  * no speculative distance): the contact is that face, every point at the
- * depth (to the face tie: 1e-5 rad times the hull's width), at least three
- * of them. Until 2026-11-27 faces within 1e-4 in
+ * depth (to the flat angle of the hull's contact faces, 1e-4 rad, times its
+ * width), at least three of them. Until 2026-11-27 faces within 1e-4 in
  * cosine of the best aligned one (0.014 rad near the normal) were ties won
  * by the lower index: a neighbouring face a few milliradians off was taken
  * when its index was lower, its other corners up to a millimetre above the
@@ -1731,10 +1731,10 @@ START_TEST(hull_lying_on_a_face_takes_that_face)
                     }
                     REQUIRE(m.count >= 3, "hull-%d %d face %d (%d corners, %s): %d points", sizes[z], ih, f, size,
                             on_box ? "on a box" : "on a plane", m.count);
-                    /* faces within 1e-5 rad of the best one's angle are ties
-                     * (the lower index wins): such a face's corners may sit
+                    /* faces within MK_HULL_FLAT_ANGLE of one another are one
+                     * contact face (mk_hull.face_region): its corners may sit
                      * up to that angle times the hull's width off the plane */
-                    const double tol = 1e-9 + 1e-5 * 2 * width;
+                    const double tol = 1e-9 + MK_HULL_FLAT_ANGLE * 2 * width;
                     for (int k = 0; k < m.count; ++k)
                         REQUIRE(fabs(m.points[k].separation - sd) <= tol,
                                 "hull-%d %d face %d (%s): point %d separation %.12g, lowest point %.12g", sizes[z], ih,
@@ -1753,8 +1753,8 @@ END_TEST
 /* Two hulls face to face, B's face 1 mm into A's (random faces of 12-, 60-
  * and 240-point hulls, A's face up, B's face down and yawed, their centres
  * within 1 cm): the manifold is the faces' overlap, every point 1 mm deep
- * (to the face tie), at least three, and the same ids after B turns by
- * 1e-7 rad. With the cosine tie of before 2026-11-27
+ * (to the flat angle times the width), at least three, and the same ids
+ * after B turns by 1e-7 rad. With the cosine tie of before 2026-11-27
  * (hull_lying_on_a_face_takes_that_face) 1.4% to 6% of these took a
  * neighbouring face a few mrad off, up to a millimetre of spread in the
  * depths, about 1% were left with fewer than three points, and 2% to 5.5%
@@ -1811,10 +1811,12 @@ START_TEST(hull_faces_face_to_face)
                 ++other;
                 continue;
             }
-            const double tol = 1e-9 + 1e-5 * 2 * width;
+            /* either face's contact face (its flat region, whose normal is
+             * its lowest-indexed facet's) may be the reference */
+            const double tol = 1e-9 + MK_HULL_FLAT_ANGLE * 2 * width;
             REQUIRE(m.count >= 3, "hull-%d case %d: %d points", sizes[z], t, m.count);
-            /* a face within the tie of either face may be the reference */
-            REQUIRE(v3_len(v3_sub(m.normal, v3(0, 0, 1))) <= 1e-5 + 1e-9, "hull-%d case %d: normal %g %g %g", sizes[z], t,
+            REQUIRE(v3_len(v3_sub(m.normal, v3(0, 0, 1))) <= MK_HULL_FLAT_ANGLE + 1e-9,
+                    "hull-%d case %d: normal %g %g %g", sizes[z], t,
                     m.normal.x, m.normal.y, m.normal.z);
             for (int k = 0; k < m.count; ++k)
                 REQUIRE(fabs(m.points[k].separation - d) <= tol, "hull-%d case %d: point %d separation %.12g, %.12g",
@@ -1828,7 +1830,8 @@ START_TEST(hull_faces_face_to_face)
             REQUIRE(m2.count == m.count, "hull-%d case %d: %d points, %d after a tiny motion", sizes[z], t, m.count,
                     m2.count);
             for (int k = 0; k < m.count; ++k)
-                REQUIRE(m2.points[k].id == m.points[k].id, "hull-%d case %d: point %d id %08x, %08x after a tiny motion",
+                REQUIRE(m2.points[k].id == m.points[k].id,
+                        "hull-%d case %d: point %d id %08x, %08x after a tiny motion",
                         sizes[z], t, k, m.points[k].id, m2.points[k].id);
             ++cases;
         }
@@ -1876,13 +1879,143 @@ START_TEST(hull_flat_region_takes_the_facet_under_the_contact)
                 REQUIRE(m[w].count == 4, "cube at x = %g (%s): %d points", x0, w ? "along +z" : "pipeline",
                         m[w].count);
                 for (int q = 0; q < m[w].count; ++q)
-                    REQUIRE(fabs(m[w].points[q].separation + 0.001) <= 1e-6, "cube at x = %g: point %d separation %.12g",
+                    REQUIRE(fabs(m[w].points[q].separation + 0.001) <= 1e-6,
+                            "cube at x = %g: point %d separation %.12g",
                             x0, q, m[w].points[q].separation);
             }
         }
     }
     mk_hull_destroy(ha);
     mk_hull_destroy(hb);
+}
+END_TEST
+
+/* A cube hull as it comes from a mesh: a 7 x 7 grid of points on every
+ * face, coordinates moved by up to 1e-7 and rounded to single precision, so
+ * that each face is a few dozen facets microradians apart. On a plane, on a
+ * large box and face to face with another one (yawed): the contact is the
+ * whole face (its flat region), so its four corners are among the points
+ * (up to 8), every point within the noise of the depth; the ids stay under
+ * a 1e-7 motion. One facet as the face gave three points on one small
+ * triangle (a mesh cube rocked on it in ODE: test_ode
+ * mesh_cube_rests_on_its_face). A 100-sided prism on its cap: eight points
+ * on the rim. */
+START_TEST(mesh_hull_faces_are_flat_regions)
+{
+    enum { GRID = 6, MAXP = 6 * (GRID + 1) * (GRID + 1) };
+    mk_vec3 pts[MAXP];
+    int n = 0;
+    or_rng r = or_rng_make(0x3e5);
+    for (int ax = 0; ax < 3; ++ax)
+        for (int sg = -1; sg <= 1; sg += 2)
+            for (int i = 0; i <= GRID; ++i)
+                for (int j = 0; j <= GRID; ++j) {
+                    double p[3];
+                    p[ax] = sg * 0.1;
+                    p[(ax + 1) % 3] = -0.1 + 0.2 * i / GRID;
+                    p[(ax + 2) % 3] = -0.1 + 0.2 * j / GRID;
+                    int dup = 0;
+                    for (int q = 0; q < n && !dup; ++q)
+                        dup = fabs(pts[q].x - p[0]) < 1e-6 && fabs(pts[q].y - p[1]) < 1e-6 &&
+                              fabs(pts[q].z - p[2]) < 1e-6;
+                    if (!dup)
+                        pts[n++] = v3((float)(p[0] + or_uniform(&r, -1e-7, 1e-7)),
+                                      (float)(p[1] + or_uniform(&r, -1e-7, 1e-7)),
+                                      (float)(p[2] + or_uniform(&r, -1e-7, 1e-7)));
+                }
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, n, &h), MK_OK);
+    ck_assert_int_gt(h->num_faces, 12); /* the faces are facets, not six squares */
+    mk_shape cube, ground;
+    ck_assert_int_eq(mk_shape_hull(&cube, h, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&ground, v3(3, 3, 0.5), 0), MK_OK);
+    const mk_collide_settings st = mk_collide_default_settings();
+    for (int t = 0; t < 40; ++t) {
+        const double yaw = or_uniform(&r, 0, 2 * 3.141592653589793);
+        mk_transform xf = mk_transform_from_quat(v3(or_uniform(&r, -0.5, 0.5), or_uniform(&r, -0.5, 0.5), 0),
+                                                 (mk_quat){0, 0, sin(yaw / 2), cos(yaw / 2)});
+        xf.p.z = -0.001 + or_support_value(&cube, &xf, v3(0, 0, -1)); /* 1 mm into z = 0 */
+        const double sd = -or_support_value(&cube, &xf, v3(0, 0, -1));
+        /* the bottom face's corners (the hull's points nearest them) */
+        mk_vec3 corner[4];
+        for (int c = 0; c < 4; ++c) {
+            const mk_vec3 ideal = xf_apply(&xf, v3(c & 1 ? 0.1 : -0.1, c & 2 ? 0.1 : -0.1, -0.1));
+            double best = INFINITY;
+            for (int v = 0; v < h->num_vertices; ++v) {
+                const mk_vec3 wv = xf_apply(&xf, h->vertices[v]);
+                if (v3_len(v3_sub(wv, ideal)) < best) {
+                    best = v3_len(v3_sub(wv, ideal));
+                    corner[c] = wv;
+                }
+            }
+        }
+        /* the other mesh cube face down on this one, yawed */
+        const double yaw2 = or_uniform(&r, 0, 2 * 3.141592653589793);
+        const mk_vec3 shift = v3(or_uniform(&r, -0.02, 0.02), or_uniform(&r, -0.02, 0.02), 0);
+        mk_transform up = mk_transform_from_quat(v3_add(xf.p, shift), (mk_quat){0, 0, sin(yaw2 / 2), cos(yaw2 / 2)});
+        up.p.z += or_support_value(&cube, &xf, v3(0, 0, 1)) - 0.001 + or_support_value(&cube, &up, v3(0, 0, -1));
+        for (int kind = 0; kind < 3; ++kind) {
+            mk_contact_patch_result m, m2;
+            mk_pair p = {&ground, at(v3(0, 0, -0.5)), &cube, xf};
+            if (kind == 0) {
+                ck_assert_int_lt(mk_collide_plane_patch(&cube, &xf, v3(0, 0, 1), 0, &st, 8, &m), MK_INVALID_INPUT);
+            } else {
+                if (kind == 2)
+                    p = (mk_pair){&cube, xf, &cube, up};
+                ck_assert_int_lt(mk_collide_patch(&p, &st, NULL, 8, &m), MK_INVALID_INPUT);
+            }
+            const char *what[3] = {"on a plane", "on a box", "face to face"};
+            REQUIRE(m.count >= 4, "case %d %s: %d points", t, what[kind], m.count);
+            const double want =
+                kind == 2 ? -or_support_value(&cube, &up, v3(0, 0, -1)) - or_support_value(&cube, &xf, v3(0, 0, 1)) : sd;
+            for (int q = 0; q < m.count; ++q)
+                REQUIRE(fabs(m.points[q].separation - want) <= 2e-6, "case %d %s: point %d separation %.9g, %.9g", t,
+                        what[kind], q, m.points[q].separation, want);
+            if (kind < 2) /* the bottom's corners are points (point_a on the cube: A is the cube on a plane) */
+                for (int c = 0; c < 4; ++c) {
+                    int found = 0;
+                    for (int q = 0; q < m.count && !found; ++q)
+                        found = v3_len(v3_sub(kind ? m.points[q].point_b : m.points[q].point_a, corner[c])) <= 1e-9;
+                    REQUIRE(found, "case %d %s: corner %d is no point", t, what[kind], c);
+                }
+            if (kind == 0)
+                continue;
+            mk_pair q = p;
+            turn(&q.xf_b, or_unit(&r), 1e-7, q.xf_b.p);
+            ck_assert_int_lt(mk_collide_patch(&q, &st, NULL, 8, &m2), MK_INVALID_INPUT);
+            REQUIRE(m2.count == m.count, "case %d %s: %d points, %d after a tiny motion", t, what[kind], m.count,
+                    m2.count);
+            for (int k = 0; k < m.count; ++k)
+                REQUIRE(m2.points[k].id == m.points[k].id, "case %d %s: point %d id %08x, %08x after a tiny motion", t,
+                        what[kind], k, m.points[k].id, m2.points[k].id);
+        }
+    }
+    mk_hull_destroy(h);
+
+    /* a 100-sided prism standing on its cap (a face of more corners than a
+     * contact face holds: two points until its outline stood for it) */
+    n = 0;
+    for (int k = 0; k < 100; ++k) {
+        const double a = 2 * 3.141592653589793 * k / 100;
+        pts[n++] = v3(0.1 * cos(a), 0.1 * sin(a), -0.05);
+        pts[n++] = v3(0.1 * cos(a), 0.1 * sin(a), 0.05);
+    }
+    ck_assert_int_eq(mk_hull_create(pts, n, &h), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&cube, h, 0), MK_OK);
+    const mk_transform xp = at(v3(0.3, -0.2, 0.05 - 0.001));
+    mk_contact_patch_result m;
+    ck_assert_int_lt(mk_collide_plane_patch(&cube, &xp, v3(0, 0, 1), 0, &st, 8, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(m.count, 8);
+    mk_pair p = {&ground, at(v3(0, 0, -0.5)), &cube, xp};
+    mk_contact_patch_result mb;
+    ck_assert_int_lt(mk_collide_patch(&p, &st, NULL, 8, &mb), MK_INVALID_INPUT);
+    ck_assert_int_eq(mb.count, 8);
+    for (int q = 0; q < 8; ++q) {
+        ck_assert_double_eq_tol(m.points[q].separation, -0.001, 1e-12);
+        ck_assert_double_eq_tol(mb.points[q].separation, -0.001, 1e-12);
+        ck_assert_double_eq_tol(hypot(m.points[q].point_a.x - 0.3, m.points[q].point_a.y + 0.2), 0.1, 1e-12);
+    }
+    mk_hull_destroy(h);
 }
 END_TEST
 
@@ -1913,6 +2046,7 @@ int main(void)
     tcase_add_test(tc, hull_lying_on_a_face_takes_that_face);
     tcase_add_test(tc, hull_faces_face_to_face);
     tcase_add_test(tc, hull_flat_region_takes_the_facet_under_the_contact);
+    tcase_add_test(tc, mesh_hull_faces_are_flat_regions);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -192,7 +192,7 @@ static int face_contains(const mk_hull *h, int f, int v)
 static inline int face_usable(const mk_hull *h, int f)
 {
     int size = h->face_start[f + 1] - h->face_start[f];
-    return size >= 3 && size <= MK_MANIFOLD_MAX_FACE_VERTICES;
+    return size >= 3 && (size <= MK_MANIFOLD_MAX_FACE_VERTICES || (h->face_region && h->face_region[f] >= 0));
 }
 
 /* The lowest alignment (cosine) tied with the best one, `best`: the chord
@@ -471,9 +471,29 @@ static void box_polygon(const posed *x, int face, polygon *pg)
     pg->normal = v3_scale(ci, s);
 }
 
+/* A hull face's contact polygon: its flat region's outline, or a large
+ * face's (mk_hull.face_region: a tessellated mesh's face is many facets
+ * microradians apart, and one facet as the face left a box-shaped hull of
+ * that kind standing on three points of one small triangle, rocking on the
+ * ground; a cylinder's cap of 65 or more corners was no face at all, two
+ * points), else the face itself. */
 static int hull_polygon(const posed *x, int face, polygon *pg)
 {
     const mk_hull *h = x->s->u.hull.hull;
+    const int r = h->face_region ? h->face_region[face] : -1;
+    if (r >= 0) {
+        const int start = h->region_start[r], size = h->region_start[r + 1] - start;
+        if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES)
+            return 0;
+        for (int q = 0; q < size; ++q) {
+            pg->v[q] = to_frame(x, h->vertices[h->region_vertices[start + q]]);
+            pg->tag[q] = (uint8_t)q;
+        }
+        pg->normal = dir_to_frame(x, h->face_normals[h->region_face[r]]);
+        pg->count = size;
+        pg->face = h->region_face[r];
+        return 1;
+    }
     int start = h->face_start[face], size = h->face_start[face + 1] - start;
     if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES)
         return 0;
@@ -1284,7 +1304,7 @@ static int face_contacts_on(const mf_ctx *c, int flip, face_pick fa, face_pick f
         if (is_disc ? u * u + v * v > (dk.r + tol) * (dk.r + tol) : !over_polygon(&ref, lf.v[0], tol))
             return 0;
         push_face_point(l, ref_n, ref_off, flip, lf.v[0],
-                        make_id(flip, face, lf.code, lf.tag[0], MK_MF_ID_INC_VERTEX));
+                        make_id(flip, is_disc ? face : ref.face, lf.code, lf.tag[0], MK_MF_ID_INC_VERTEX));
         break;
     }
     }
