@@ -337,6 +337,79 @@ START_TEST(box_stack_stands_10s)
 }
 END_TEST
 
+// Ten 0.2 m cubes as they come from a mesh (a 4 x 4 grid of points per face,
+// moved by up to 1e-7 and rounded to single precision: each face a few
+// facets microradians apart), each level yawed by 0.05 rad, stay up for
+// 10 s with minkowski, every level tilted by less than 0.15 degree (the same
+// stack of 8-point cubes tilts up to 0.09 degree here). Before the manifold
+// took such a face's flat region as the face (2026-11-27) a pair touched on
+// one small facet: Bullet's persistent manifold kept the stack up, tilting
+// up to 0.23 degree (ODE's fell: test_ode). Stock Bullet is printed, not
+// asserted (0.27 degree).
+START_TEST(mesh_cube_stack_stands_10s)
+{
+    std::vector<mk_vec3> pts;
+    unsigned long long state = 12345;
+    const int grid = 3;
+    for (int ax = 0; ax < 3; ++ax)
+        for (int sg = -1; sg <= 1; sg += 2)
+            for (int i = 0; i <= grid; ++i)
+                for (int j = 0; j <= grid; ++j) {
+                    double p[3];
+                    p[ax] = sg * 0.1;
+                    p[(ax + 1) % 3] = -0.1 + 0.2 * i / grid;
+                    p[(ax + 2) % 3] = -0.1 + 0.2 * j / grid;
+                    bool dup = false;
+                    for (const mk_vec3 &q : pts)
+                        dup = dup || (std::fabs(q.x - p[0]) < 1e-6 && std::fabs(q.y - p[1]) < 1e-6 &&
+                                      std::fabs(q.z - p[2]) < 1e-6);
+                    if (dup)
+                        continue;
+                    double c[3];
+                    for (int k = 0; k < 3; ++k) {
+                        state = state * 6364136223846793005ull + 1442695040888963407ull;
+                        c[k] = (float)(p[k] + 2e-7 * ((double)(state >> 11) / 9007199254740992.0 - 0.5));
+                    }
+                    pts.push_back(mk_vec3{c[0], c[1], c[2]});
+                }
+    for (int np = 0; np < 2; ++np) {
+        mk_world *w = make_world(mk_narrowphase(np));
+        int ids[10];
+        for (int i = 0; i < 10; ++i) {
+            mk_body_desc d{};
+            d.kind = MK_BODY_HULL;
+            d.points = pts.data();
+            d.num_points = (int)pts.size();
+            d.mass = 1;
+            const double a = 0.05 * i;
+            d.pose = mk_transform_from_quat(mk_vec3{0, 0, 0.104 + 0.213 * i},
+                                            mk_quat{0, 0, std::sin(a / 2), std::cos(a / 2)});
+            ids[i] = mk_world_add_body(w, &d);
+        }
+        for (int s = 0; s < 2400; ++s)
+            mk_world_step(w);
+        bool standing = true;
+        double worst = 0;
+        for (int i = 0; i < 10; ++i) {
+            mk_transform t = mk_world_body_pose(w, ids[i]);
+            worst = std::fmax(worst, tilt_deg(t));
+            // levels 0.208 apart: the hulls' 4 mm margins (demo world)
+            if (!(std::fabs(t.p.z - (0.104 + 0.208 * i)) < 0.02 && std::hypot(t.p.x, t.p.y) < 0.02 &&
+                  tilt_deg(t) < 2))
+                standing = false;
+        }
+        mk_transform top = mk_world_body_pose(w, ids[9]);
+        fprintf(stderr, "bullet mesh cube stack (%d points each), %s: %s (top at z %.3f, x %.3f), tilt up to %.3f deg\n",
+                (int)pts.size(), np ? "minkowski" : "stock", standing ? "stands" : "fell", top.p.z, top.p.x, worst);
+        if (np) {
+            ck_assert_msg(standing, "the mesh cube stack fell with minkowski");
+            ck_assert_msg(worst < 0.15, "the mesh cube stack tilted by %g degree", worst);
+        }
+        mk_world_destroy(w);
+    }
+}
+END_TEST
+
 // 200 mixed bodies (hulls of 8..40 points, boxes, spheres, capsules, cylinders,
 // cones) into a 2 m bin for 2000 steps: finite poses, nobody leaves the bin.
 START_TEST(mixed_bodies_in_a_bin)
@@ -566,6 +639,7 @@ int main()
     tcase_set_timeout(scenes, 600);
     tcase_add_test(scenes, resting_heights);
     tcase_add_loop_test(scenes, box_stack_stands_10s, 0, 2);
+    tcase_add_test(scenes, mesh_cube_stack_stands_10s);
     tcase_add_test(scenes, mixed_bodies_in_a_bin);
     tcase_add_test(scenes, pair_times_add_up);
     suite_add_tcase(s, scenes);
