@@ -4,6 +4,7 @@
 #include <minkowski/minkowski.h>
 
 #include "box_sat.h"
+#include "meshes.h"
 #include "oracle.h"
 #include "require.h"
 #include "vec.h"
@@ -1902,27 +1903,9 @@ END_TEST
  * on the rim. */
 START_TEST(mesh_hull_faces_are_flat_regions)
 {
-    enum { GRID = 6, MAXP = 6 * (GRID + 1) * (GRID + 1) };
-    mk_vec3 pts[MAXP];
-    int n = 0;
+    mk_vec3 pts[MESH_CUBE_MAX(6)];
+    int n = mesh_cube(6, 0x3e5, pts);
     or_rng r = or_rng_make(0x3e5);
-    for (int ax = 0; ax < 3; ++ax)
-        for (int sg = -1; sg <= 1; sg += 2)
-            for (int i = 0; i <= GRID; ++i)
-                for (int j = 0; j <= GRID; ++j) {
-                    double p[3];
-                    p[ax] = sg * 0.1;
-                    p[(ax + 1) % 3] = -0.1 + 0.2 * i / GRID;
-                    p[(ax + 2) % 3] = -0.1 + 0.2 * j / GRID;
-                    int dup = 0;
-                    for (int q = 0; q < n && !dup; ++q)
-                        dup = fabs(pts[q].x - p[0]) < 1e-6 && fabs(pts[q].y - p[1]) < 1e-6 &&
-                              fabs(pts[q].z - p[2]) < 1e-6;
-                    if (!dup)
-                        pts[n++] = v3((float)(p[0] + or_uniform(&r, -1e-7, 1e-7)),
-                                      (float)(p[1] + or_uniform(&r, -1e-7, 1e-7)),
-                                      (float)(p[2] + or_uniform(&r, -1e-7, 1e-7)));
-                }
     mk_hull *h = NULL;
     ck_assert_int_eq(mk_hull_create(pts, n, &h), MK_OK);
     ck_assert_int_gt(h->num_faces, 12); /* the faces are facets, not six squares */
@@ -1994,12 +1977,7 @@ START_TEST(mesh_hull_faces_are_flat_regions)
 
     /* a 100-sided prism standing on its cap (a face of more corners than a
      * contact face holds: two points until its outline stood for it) */
-    n = 0;
-    for (int k = 0; k < 100; ++k) {
-        const double a = 2 * 3.141592653589793 * k / 100;
-        pts[n++] = v3(0.1 * cos(a), 0.1 * sin(a), -0.05);
-        pts[n++] = v3(0.1 * cos(a), 0.1 * sin(a), 0.05);
-    }
+    n = mesh_prism(100, pts);
     ck_assert_int_eq(mk_hull_create(pts, n, &h), MK_OK);
     ck_assert_int_eq(mk_shape_hull(&cube, h, 0), MK_OK);
     const mk_transform xp = at(v3(0.3, -0.2, 0.05 - 0.001));

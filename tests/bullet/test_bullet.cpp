@@ -5,6 +5,7 @@
 #include <minkowski/bullet.h>
 #include <minkowski/minkowski.h>
 
+#include "meshes.h"
 #include "world.h"
 #include "world_pairs.h"
 
@@ -348,30 +349,8 @@ END_TEST
 // asserted (0.27 degree).
 START_TEST(mesh_cube_stack_stands_10s)
 {
-    std::vector<mk_vec3> pts;
-    unsigned long long state = 12345;
-    const int grid = 3;
-    for (int ax = 0; ax < 3; ++ax)
-        for (int sg = -1; sg <= 1; sg += 2)
-            for (int i = 0; i <= grid; ++i)
-                for (int j = 0; j <= grid; ++j) {
-                    double p[3];
-                    p[ax] = sg * 0.1;
-                    p[(ax + 1) % 3] = -0.1 + 0.2 * i / grid;
-                    p[(ax + 2) % 3] = -0.1 + 0.2 * j / grid;
-                    bool dup = false;
-                    for (const mk_vec3 &q : pts)
-                        dup = dup || (std::fabs(q.x - p[0]) < 1e-6 && std::fabs(q.y - p[1]) < 1e-6 &&
-                                      std::fabs(q.z - p[2]) < 1e-6);
-                    if (dup)
-                        continue;
-                    double c[3];
-                    for (int k = 0; k < 3; ++k) {
-                        state = state * 6364136223846793005ull + 1442695040888963407ull;
-                        c[k] = (float)(p[k] + 2e-7 * ((double)(state >> 11) / 9007199254740992.0 - 0.5));
-                    }
-                    pts.push_back(mk_vec3{c[0], c[1], c[2]});
-                }
+    std::vector<mk_vec3> pts(MESH_CUBE_MAX(3));
+    pts.resize(mesh_cube(3, 12345, pts.data()));
     for (int np = 0; np < 2; ++np) {
         mk_world *w = make_world(mk_narrowphase(np));
         int ids[10];
