@@ -10,7 +10,8 @@
  * - Flat contacts (box and hull faces, the caps of cylinders, the base of a
  *   cone): the reference face is the face of A or B best aligned with the normal
  *   (A wins near-ties; a hull's faces within 1e-5 rad of its best face's angle
- *   are ties won by the lower index); the incident feature of the other shape (its face most
+ *   are ties won by the lower index; a hull's face is its contact face,
+ *   mk_hull.face_region); the incident feature of the other shape (its face most
  *   opposed to the reference normal, a capsule segment, a cylinder / cone side
  *   line, a point) is clipped against the side planes of the reference face,
  *   or against the circle of a reference cap. An incident cap is a ring of
