@@ -31,10 +31,15 @@ static inline int mesh_cube(int grid, unsigned long long seed, mk_vec3 *pts)
                               fabs(pts[q].z - p[2]) < 1e-6;
                     if (dup)
                         continue;
+                    /* Rounded to single precision through a volatile float:
+                     * gcc 12.2's SLP vectorizer (-O3) dropped the rounding of
+                     * the (float) casts of x and y here, even into a float
+                     * array, and the points differed from -O2's. */
                     double c[3];
                     for (int k = 0; k < 3; ++k) {
                         state = state * 6364136223846793005ull + 1442695040888963407ull;
-                        c[k] = (float)(p[k] + 2e-7 * ((double)(state >> 11) / 9007199254740992.0 - 0.5));
+                        volatile float f = (float)(p[k] + 2e-7 * ((double)(state >> 11) / 9007199254740992.0 - 0.5));
+                        c[k] = f;
                     }
                     pts[n].x = c[0];
                     pts[n].y = c[1];
