@@ -1345,8 +1345,8 @@ static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out, face_pic
      * B's support vertex on a facet 2.9e-6 rad off its face under A's: one
      * point instead of A's triangle; test hull_faces_face_to_face). The
      * hull's contact regions (mk_hull.face_region) now join such facets when
-     * it is built; this stays for hulls without them (regions over the build
-     * caps, hand-built hulls). */
+     * it is built; this stays for hulls without them (hand-built ones) and
+     * tied faces just beyond the flat angle. */
     for (int k = 0; k < 1 + other; ++k) {
         const int fl = k ? !flip : flip;
         if ((fl ? &c->a : &c->b)->s->type != MK_SHAPE_HULL || (fl ? &c->b : &c->a)->s->type == MK_SHAPE_CYLINDER ||
