@@ -49,6 +49,35 @@ static inline int mesh_cube(int grid, unsigned long long seed, mk_vec3 *pts)
     return n;
 }
 
+/* A 4 m x 4 m slab 0.2 thick, its top at z = 0, as it comes from a mesh: a
+ * (grid + 1)^2 grid of points on the top, the bottom's rim, coordinates
+ * moved and rounded as mesh_cube's. Returns the point count (at most
+ * MESH_SLAB_MAX(grid)). */
+#define MESH_SLAB_MAX(grid) (2 * ((grid) + 1) * ((grid) + 1))
+static inline int mesh_slab(int grid, unsigned long long seed, mk_vec3 *pts)
+{
+    int n = 0;
+    unsigned long long state = seed;
+    for (int top = 0; top < 2; ++top)
+        for (int i = 0; i <= grid; ++i)
+            for (int j = 0; j <= grid; ++j) {
+                if (!top && i > 0 && i < grid && j > 0 && j < grid)
+                    continue; /* the bottom: its rim only */
+                const double q[3] = {-2 + 4.0 * i / grid, -2 + 4.0 * j / grid, top ? 0 : -0.2};
+                double c[3];
+                for (int k = 0; k < 3; ++k) {
+                    state = state * 6364136223846793005ull + 1442695040888963407ull;
+                    volatile float f = (float)(q[k] + 2e-7 * ((double)(state >> 11) / 9007199254740992.0 - 0.5));
+                    c[k] = f;
+                }
+                pts[n].x = c[0];
+                pts[n].y = c[1];
+                pts[n].z = c[2];
+                ++n;
+            }
+    return n;
+}
+
 /* The 2 * sides corners of a prism (a cylinder's mesh) of radius 0.1 and
  * height 0.1 about the origin, axis z. Returns the point count. */
 static inline int mesh_prism(int sides, mk_vec3 *pts)

@@ -1900,7 +1900,7 @@ END_TEST
  * a 1e-7 motion. One facet as the face gave three points on one small
  * triangle (a mesh cube rocked on it in ODE: test_ode
  * mesh_cube_rests_on_its_face). A 100-sided prism on its cap: eight points
- * on the rim. */
+ * on the rim. A box on a mesh floor: four points or more. */
 START_TEST(mesh_hull_faces_are_flat_regions)
 {
     mk_vec3 pts[MESH_CUBE_MAX(6)];
@@ -1992,6 +1992,29 @@ START_TEST(mesh_hull_faces_are_flat_regions)
         ck_assert_double_eq_tol(m.points[q].separation, -0.001, 1e-12);
         ck_assert_double_eq_tol(mb.points[q].separation, -0.001, 1e-12);
         ck_assert_double_eq_tol(hypot(m.points[q].point_a.x - 0.3, m.points[q].point_a.y + 0.2), 0.1, 1e-12);
+    }
+    mk_hull_destroy(h);
+
+    /* a box resting on a mesh floor (a 4 m slab whose top is a 31 x 31 grid):
+     * four points or more wherever it stands (before: fewer at 79 of these
+     * 100 places, the floor's face one facet) */
+    static mk_vec3 slab_pts[MESH_SLAB_MAX(30)];
+    const int ns = mesh_slab(30, 7, slab_pts);
+    ck_assert_int_eq(mk_hull_create(slab_pts, ns, &h), MK_OK);
+    mk_shape slab, small;
+    ck_assert_int_eq(mk_shape_hull(&slab, h, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&small, v3(0.1, 0.1, 0.1), 0), MK_OK);
+    for (int t = 0; t < 100; ++t) {
+        const double yaw = 0.37 * t;
+        const mk_pair ps = {&slab, at(v3(0, 0, 0)), &small,
+                            mk_transform_from_quat(v3(-1.5 + 0.03 * t, 0.3 * sin(t), 0.1 - 0.001),
+                                                   (mk_quat){0, 0, sin(yaw / 2), cos(yaw / 2)})};
+        mk_contact_patch_result mp;
+        ck_assert_int_lt(mk_collide_patch(&ps, &st, NULL, 8, &mp), MK_INVALID_INPUT);
+        REQUIRE(mp.count >= 4, "box on the mesh floor, place %d: %d points", t, mp.count);
+        for (int q = 0; q < mp.count; ++q)
+            REQUIRE(fabs(mp.points[q].separation + 0.001) <= 1e-6, "place %d: point %d separation %.9g", t, q,
+                    mp.points[q].separation);
     }
     mk_hull_destroy(h);
 }
