@@ -5,6 +5,7 @@
  * signed distance on the nominal shapes (no margins), never by the detector
  * under test. Writes a table to stdout, CSV and gnuplot PNG plots to --out. */
 #define _POSIX_C_SOURCE 200809L
+#include "meshes.h"
 #include "world.h"
 
 #include <minkowski/epa.h>
@@ -137,7 +138,8 @@ typedef struct engine {
 
 /* ------------------------------------------------------------ scenes */
 
-#define MAX_HULL_POINTS 40
+#define MAX_HULL_POINTS 96 /* the bin's hulls: 8..40 points; room for mesh_cube(3) */
+_Static_assert(MESH_CUBE_MAX(3) <= MAX_HULL_POINTS, "a mesh cube fits a body");
 #define DT (1.0 / 240.0)
 #define MK_PI 3.14159265358979323846
 
@@ -276,19 +278,25 @@ static void build_bin(scene *sc, int n, unsigned long long seed)
     }
 }
 
-/* A 10-high stack of boxes (hull = 0) or of box-shaped hulls with bevelled
- * corners (hull = 1), each level slightly rotated. */
-static void build_stack(scene *sc, int hull)
+/* A 10-high stack of boxes (kind 0), of box-shaped hulls with bevelled
+ * corners (kind 1) or of cubes as they come from a mesh (kind 2: a 4 x 4
+ * grid of points on each face, single precision; demos/meshes.h), each level
+ * slightly rotated. */
+static void build_stack(scene *sc, int kind)
 {
     const int levels = 10;
     const double h = 0.1;
-    sc->name = hull ? "hull_stack" : "box_stack";
+    const int hull = kind > 0;
+    sc->name = kind == 2 ? "mesh_stack" : hull ? "hull_stack" : "box_stack";
     sc->bodies = calloc(levels, sizeof(body));
     sc->count = 0;
     for (int i = 0; i < levels; ++i) {
         body *b = &sc->bodies[sc->count];
         memset(b, 0, sizeof *b);
-        if (hull) {
+        if (kind == 2) {
+            b->desc.kind = MK_BODY_HULL;
+            b->desc.num_points = mesh_cube(3, 12345, b->points);
+        } else if (hull) {
             /* 24 points: each box corner cut by 1 cm along every axis */
             const double c = 0.01;
             int k = 0;
@@ -666,9 +674,9 @@ int main(int argc, char **argv)
             free_scene(&sc);
         }
         if (o.scene_stack) {
-            for (int hull = 0; hull <= 1; ++hull) {
+            for (int kind = 0; kind <= 2; ++kind) {
                 scene sc;
-                build_stack(&sc, hull);
+                build_stack(&sc, kind);
                 ok &= run_all(&sc, &o, &engines[e]);
                 free_scene(&sc);
             }

@@ -1,6 +1,6 @@
-/* Test shapes shared by the suites: point sets as they come from meshes. */
-#ifndef MK_TESTS_MESHES_H
-#define MK_TESTS_MESHES_H
+/* Point sets as they come from meshes, shared by the demo and the tests. */
+#ifndef MK_DEMOS_MESHES_H
+#define MK_DEMOS_MESHES_H
 
 #include <math.h>
 #include <minkowski/shape.h>
