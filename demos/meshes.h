@@ -8,6 +8,24 @@
 /* Points mesh_cube writes at most for a grid. */
 #define MESH_CUBE_MAX(grid) (6 * ((grid) + 1) * ((grid) + 1))
 
+/* q moved by up to 1e-7 per coordinate (the next three draws of *state)
+ * and rounded to single precision, into *out. The rounding goes through a
+ * volatile float: gcc 12.2's SLP vectorizer (-O3) dropped the rounding of
+ * such (float) casts of x and y, even into a float array, and -O3 and -O2
+ * builds made different points. */
+static inline void mesh_point(const double q[3], unsigned long long *state, mk_vec3 *out)
+{
+    double c[3];
+    for (int k = 0; k < 3; ++k) {
+        *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+        volatile float f = (float)(q[k] + 2e-7 * ((double)(*state >> 11) / 9007199254740992.0 - 0.5));
+        c[k] = f;
+    }
+    out->x = c[0];
+    out->y = c[1];
+    out->z = c[2];
+}
+
 /* A 0.2 m cube about the origin as it comes from a mesh: a (grid + 1) x
  * (grid + 1) grid of points on every face (edges and corners once), every
  * coordinate moved by up to 1e-7 (a fixed sequence from seed) and rounded
@@ -29,22 +47,8 @@ static inline int mesh_cube(int grid, unsigned long long seed, mk_vec3 *pts)
                     for (int q = 0; q < n && !dup; ++q)
                         dup = fabs(pts[q].x - p[0]) < 1e-6 && fabs(pts[q].y - p[1]) < 1e-6 &&
                               fabs(pts[q].z - p[2]) < 1e-6;
-                    if (dup)
-                        continue;
-                    /* Rounded to single precision through a volatile float:
-                     * gcc 12.2's SLP vectorizer (-O3) dropped the rounding of
-                     * the (float) casts of x and y here, even into a float
-                     * array, and the points differed from -O2's. */
-                    double c[3];
-                    for (int k = 0; k < 3; ++k) {
-                        state = state * 6364136223846793005ull + 1442695040888963407ull;
-                        volatile float f = (float)(p[k] + 2e-7 * ((double)(state >> 11) / 9007199254740992.0 - 0.5));
-                        c[k] = f;
-                    }
-                    pts[n].x = c[0];
-                    pts[n].y = c[1];
-                    pts[n].z = c[2];
-                    ++n;
+                    if (!dup)
+                        mesh_point(p, &state, &pts[n++]);
                 }
     return n;
 }
@@ -64,16 +68,7 @@ static inline int mesh_slab(int grid, unsigned long long seed, mk_vec3 *pts)
                 if (!top && i > 0 && i < grid && j > 0 && j < grid)
                     continue; /* the bottom: its rim only */
                 const double q[3] = {-2 + 4.0 * i / grid, -2 + 4.0 * j / grid, top ? 0 : -0.2};
-                double c[3];
-                for (int k = 0; k < 3; ++k) {
-                    state = state * 6364136223846793005ull + 1442695040888963407ull;
-                    volatile float f = (float)(q[k] + 2e-7 * ((double)(state >> 11) / 9007199254740992.0 - 0.5));
-                    c[k] = f;
-                }
-                pts[n].x = c[0];
-                pts[n].y = c[1];
-                pts[n].z = c[2];
-                ++n;
+                mesh_point(q, &state, &pts[n++]);
             }
     return n;
 }
