@@ -481,29 +481,20 @@ static int hull_polygon(const posed *x, int face, polygon *pg)
 {
     const mk_hull *h = x->s->u.hull.hull;
     const int r = h->face_region ? h->face_region[face] : -1;
-    if (r >= 0) {
-        const int start = h->region_start[r], size = h->region_start[r + 1] - start;
-        if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES)
-            return 0;
-        for (int q = 0; q < size; ++q) {
-            pg->v[q] = to_frame(x, h->vertices[h->region_vertices[start + q]]);
-            pg->tag[q] = (uint8_t)q;
-        }
-        pg->normal = dir_to_frame(x, h->face_normals[h->region_face[r]]);
-        pg->count = size;
-        pg->face = h->region_face[r];
-        return 1;
-    }
-    int start = h->face_start[face], size = h->face_start[face + 1] - start;
+    /* the corners' indices and the face whose normal and code the polygon takes */
+    const int *ids = r >= 0 ? h->region_vertices + h->region_start[r] : h->face_vertices + h->face_start[face];
+    const int size =
+        r >= 0 ? h->region_start[r + 1] - h->region_start[r] : h->face_start[face + 1] - h->face_start[face];
+    const int code = r >= 0 ? h->region_face[r] : face;
     if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES)
         return 0;
     for (int q = 0; q < size; ++q) {
-        pg->v[q] = to_frame(x, h->vertices[h->face_vertices[start + q]]);
+        pg->v[q] = to_frame(x, h->vertices[ids[q]]);
         pg->tag[q] = (uint8_t)q;
     }
-    pg->normal = dir_to_frame(x, h->face_normals[face]);
+    pg->normal = dir_to_frame(x, h->face_normals[code]);
     pg->count = size;
-    pg->face = face;
+    pg->face = code;
     return 1;
 }
 
@@ -1349,9 +1340,9 @@ static int face_contacts(const mf_ctx *c, cand_list *l, mk_vec3 *n_out, face_pic
      * tied faces just beyond the flat angle. */
     for (int k = 0; k < 1 + other; ++k) {
         const int fl = k ? !flip : flip;
-        if ((fl ? &c->a : &c->b)->s->type != MK_SHAPE_HULL || (fl ? &c->b : &c->a)->s->type == MK_SHAPE_CYLINDER ||
-            (fl ? &c->b : &c->a)->s->type == MK_SHAPE_CONE)
-            continue;
+        const mk_shape_type inc = (fl ? c->a : c->b).s->type, ref = (fl ? c->b : c->a).s->type;
+        if (inc != MK_SHAPE_HULL || ref == MK_SHAPE_CYLINDER || ref == MK_SHAPE_CONE)
+            continue; /* a hull's faces under a polygon (a cap is a disc) */
         l->count = 0;
         if (face_contacts_on(c, fl, fa, fb, 1, l, n_out) && l->count > 0)
             return 1;
