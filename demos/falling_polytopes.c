@@ -31,7 +31,7 @@ typedef struct options {
     int steps;
     unsigned long long seed;
     int variants[3], num_variants;
-    int scene_bin, scene_stack;
+    int scene_bin, scene_stack; /* scene_stack: bit k for stack kind k (build_stack) */
     int engine_bullet, engine_ode;
     int growth;
     const char *out;
@@ -50,7 +50,8 @@ static void usage(FILE *f)
             "  --steps N      simulation steps of 1/240 s per scene (default 2400)\n"
             "  --seed N       random seed (default 1)\n"
             "  --variant V    minkowski variant: vanilla, polyak, nesterov or all (default all)\n"
-            "  --scene S      bin, stack or all (default all)\n"
+            "  --scene S      bin, stack (the three stacks), box_stack, hull_stack,\n"
+            "                 mesh_stack or all (default all)\n"
             "  --out DIR      folder for CSV files and PNG plots (default out)\n"
             "  --no-growth    skip the growth-distance contact model run\n"
             "  --no-plots     write CSV only (no gnuplot)\n"
@@ -69,7 +70,8 @@ static int parse(int argc, char **argv, options *o)
     o->variants[0] = MK_GJK_VANILLA;
     o->variants[1] = MK_GJK_POLYAK;
     o->variants[2] = MK_GJK_NESTEROV;
-    o->scene_bin = o->scene_stack = 1;
+    o->scene_bin = 1;
+    o->scene_stack = 7;
     o->engine_bullet = 1;
     o->growth = 1;
     o->engine_ode = MK_ODE_BUILT;
@@ -115,7 +117,11 @@ static int parse(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--scene")) {
             ++i;
             o->scene_bin = !strcmp(v, "bin") || !strcmp(v, "all");
-            o->scene_stack = !strcmp(v, "stack") || !strcmp(v, "all");
+            o->scene_stack = !strcmp(v, "stack") || !strcmp(v, "all") ? 7
+                             : !strcmp(v, "box_stack")                ? 1
+                             : !strcmp(v, "hull_stack")               ? 2
+                             : !strcmp(v, "mesh_stack")               ? 4
+                                                                      : 0;
             if (!o->scene_bin && !o->scene_stack) { fprintf(stderr, "falling_polytopes: unknown scene %s\n", v); return 0; }
         } else {
             fprintf(stderr, "falling_polytopes: unknown option %s (try --help)\n", a);
@@ -673,8 +679,8 @@ int main(int argc, char **argv)
             ok &= run_all(&sc, &o, &engines[e]);
             free_scene(&sc);
         }
-        if (o.scene_stack) {
-            for (int kind = 0; kind <= 2; ++kind) {
+        for (int kind = 0; kind <= 2; ++kind) {
+            if (o.scene_stack & (1 << kind)) {
                 scene sc;
                 build_stack(&sc, kind);
                 ok &= run_all(&sc, &o, &engines[e]);
