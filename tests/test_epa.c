@@ -795,6 +795,84 @@ START_TEST(hostile_flat_simplex_witnesses_at_a_large_scale)
 }
 END_TEST
 
+/* A box's corner touching a cone's side (scale 1e3, 5.6e-9 deep): GJK ends
+ * on a triangle whose points of B are that corner three times and whose
+ * points of A are the apex and two rim points 0.3 apart, too flat for EPA.
+ * The weighted sum of the cone's points lies inside the cone by the chord's
+ * sag, and the witnesses, put about the half sum of the two weighted points,
+ * lay 3.8e-6 off both shapes (3.4e-9 of the size). The corner itself is the
+ * contact: a shape whose support points are all one point gives that point
+ * (epa.c, gjk_common_point). Found by test_contracts at MK_TEST_SCALE=1000
+ * (ours, not a peer's reported bug). */
+START_TEST(hostile_corner_on_a_cone_side_witnesses)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cone(&a, 0x1.17bdeb654b0bcp+10, 0x1.01d1eef39becfp+10, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(0x1.46298889fa9dep+9, 0x1.431517a7d5fdfp+9, 0x1.b8856550fe5bcp+9), 0),
+                     MK_OK);
+    static const double ra[9] = {-0x1.d07a505347058p-2, 0x1.0efa11dd398cap-1,  -0x1.6f1ff5c318f84p-1,
+                                 0x1.07d2db7e9adc4p-1,  -0x1.005d46e7cd2e2p-1, -0x1.641d9e3db23a9p-1,
+                                 -0x1.744c6a5cecbe4p-1, -0x1.5eb411670d723p-1, -0x1.758298f5078cp-5};
+    static const double rb[9] = {-0x1.d00a4f62496dap-1, 0x1.c524d94a42b6cp-5,  -0x1.acfdee8e10dffp-2,
+                                 -0x1.e1a7d5baf8074p-8, -0x1.fc92fa62f045ap-1, -0x1.d814ad65cf58bp-4,
+                                 -0x1.b0a659f9beacdp-2, -0x1.9f3fb54956bfdp-4, 0x1.cd24b9d7f67p-1};
+    hostile_scene h;
+    hostile_scene_run(&a, ra, v3(0x1.00d1ed03806d3p+1, 0x1.c2d227f727419p+0, -0x1.17c29379312fp-1), &b, rb,
+                      v3(-0x1.4765bbecff262p+9, 0x1.c207bc5ef5864p+1, 0x1.5b4945df801fcp+10), NULL, &h);
+    ck_assert(h.status == MK_PENETRATING || h.status == MK_GJK_SEPARATED);
+    ck_assert(fabs(h.r.distance) <= 1e-8);
+    const double size = 1119;
+    ck_assert_msg(fabs(h.off_a) <= 1e-9 * size && fabs(h.off_b) <= 1e-9 * size,
+                  "witnesses off their shapes by %g and %g", h.off_a, h.off_b);
+    ck_assert_msg(h.along <= 1e-9 * size, "point_b - point_a - distance * normal = %g", h.along);
+}
+END_TEST
+
+/* A cone 2.6e-9 from a hull's vertex: GJK's distance is certified, but
+ * touching to rounding, so EPA gives the normal (epa.c, mk_signed_distance),
+ * from the same kind of triangle as above (the vertex three times). With the
+ * vertex kept as EPA's point (above), EPA's support bound put the pair 1.1e-9
+ * deep, and moved apart to GJK's distance about their midpoint the witnesses
+ * lay 1.9e-9 off the cone (2.6e-9 of the size): the vertex must stay and the
+ * cone's point move (found by test_contracts at MK_TEST_SCALE=1000 while
+ * fixing the case above; the half sum the library used before passed here). */
+START_TEST(hostile_cone_near_a_hull_vertex_witnesses)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cone(&a, 0x1.0a6b2f03b58c6p-1, 0x1.e61ffde12dce5p-3, 0), MK_OK);
+    static const mk_vec3 pts[10] = {
+        {-0x1.5f18bce0359d4p-2, 0x1.16431cd7dad7dp-2, -0x1.bed1d3152368fp-2},
+        {0x1.a501d29e2ebb7p-5, 0x1.1ea06690fbfd6p-3, 0x1.6f791b981356dp-1},
+        {-0x1.651e8f2e21fdcp-3, 0x1.dd3bba4f38b78p-2, 0x1.939aaf4846367p-3},
+        {-0x1.8f78fed06933dp-4, 0x1.80fef85d2bb5ep-3, 0x1.5e89e333b12a4p-1},
+        {0x1.3118763435be9p-2, -0x1.cf3eb3f66d636p-3, 0x1.ab6af3fb7dea2p-2},
+        {-0x1.a3b3212e09a2fp-7, -0x1.dc919c96de16dp-8, -0x1.7fbbe98f65a3ap-1},
+        {0x1.fbe876acb7df1p-2, 0x1.2db763a720d59p-3, -0x1.10142197647ddp-2},
+        {0x1.7ecd7d121246bp-2, -0x1.91c3996a807f5p-4, 0x1.132127b697e28p-1},
+        {-0x1.0f29812d734d8p-3, -0x1.16ee1c6900e5dp-2, 0x1.4610ee7c42e93p-3},
+        {-0x1.7b7ef0c1b7e8p-2, -0x1.614752f46a961p-3, 0x1.ffae7c42fb28fp-2}};
+    mk_hull *hull = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, 10, &hull), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&b, hull, 0), MK_OK);
+    static const double ra[9] = {0x1.d0fed6c4f39e8p-1,  -0x1.1d9878f40d6c1p-2, 0x1.3f93237aa344ep-2,
+                                 0x1.ac6c01389a93dp-2,  0x1.408c19f33db16p-1,  -0x1.50e87e0e2d048p-1,
+                                 -0x1.84b53a6ec6b1p-7,  0x1.74d47d436f73p-1,   0x1.5edcf078260a4p-1};
+    static const double rb[9] = {0x1.8ccd576845dap-5,   0x1.759636d448f7ap-1,  -0x1.5d3afbcf2ecb5p-1,
+                                 0x1.791c7f7d1bdecp-4,  -0x1.5dd27e68fdbc2p-1, -0x1.72df544929728p-1,
+                                 -0x1.fd38ca1b73bd7p-1, -0x1.c60a888c8a5cp-6,  -0x1.9ab873bf0592p-4};
+    hostile_scene h;
+    hostile_scene_run(&a, ra, v3(-0x1.5703a301ef058p-1, -0x1.233297277b0ap+1, -0x1.50abb91511c2p-2), &b, rb,
+                      v3(-0x1.b433a4d8defafp-3, -0x1.781b71c98a414p+0, 0x1.0736b95fb7c8bp-2), NULL, &h);
+    mk_hull_destroy(hull);
+    ck_assert_int_eq(h.status, MK_GJK_SEPARATED);
+    ck_assert(h.r.distance > 0 && h.r.distance < 1e-8);
+    const double size = 0.73;
+    ck_assert_msg(fabs(h.off_a) <= 1e-9 * size && fabs(h.off_b) <= 1e-9 * size,
+                  "witnesses off their shapes by %g and %g", h.off_a, h.off_b);
+    ck_assert_msg(h.along <= 1e-9 * size, "point_b - point_a - distance * normal = %g", h.along);
+}
+END_TEST
+
 /* An ellipsoid 10 deep in a cylinder at the scale 1e3 (EPA's absolute
  * tolerance 1e-8 out of reach: its budget of 128 iterations): late in the run
  * a sliver face that took a neighbour's normal had a negative offset, the
@@ -2255,6 +2333,8 @@ static Suite *epa_suite(void)
     tcase_set_timeout(hostile, timeout);
     tcase_add_test(hostile, hostile_touching_boxes);
     tcase_add_test(hostile, hostile_flat_simplex_witnesses_at_a_large_scale);
+    tcase_add_test(hostile, hostile_corner_on_a_cone_side_witnesses);
+    tcase_add_test(hostile, hostile_cone_near_a_hull_vertex_witnesses);
     tcase_add_test(hostile, hostile_sliver_face_at_the_budget_keeps_witnesses);
     tcase_add_test(hostile, hostile_clamped_exit_keeps_witnesses_along_the_normal);
     tcase_add_test(hostile, hostile_zero_area_triangles);

@@ -1326,11 +1326,36 @@ static int ray_witnesses(epa *e, mk_vec3 *pa, mk_vec3 *pb)
  * win (a box 2600 across touching a cone 1850 tall: the tetrahedron's own
  * weights put a 3.8e-5 off the box, 2.9e-8 of its size, where its faces' give
  * 2e-13; test_contracts at MK_TEST_SCALE=30). (Below four points the weights
- * are the projection's, and a and b differ by x: the half sum.) */
-static mk_vec3 gjk_common_point(const mk_simplex *sx)
+ * are the projection's, and a and b differ by x: the half sum.)
+ *
+ * Whatever the count, when one shape's support points are all one point (a
+ * vertex met at every step) and the other's are not, that point is the
+ * contact, and the other's weighted sum is not: on a curved surface it lies
+ * inside by the chord's sag (a box's corner touching a cone's side 1000
+ * across, GJK's triangle the corner three times and three points of the cone
+ * 0.3 apart on its rim: the half sum lay 3.8e-6 inside the cone, 3.4e-9 of
+ * the size; test_contracts at MK_TEST_SCALE=1000). *anchor = -1 when the
+ * point is A's single point, 1 B's, else 0. Points that spread on both sides
+ * keep the rules above: neither a small spread nor the steadier support
+ * along the normal (manifold.c's test for a single contact point) proves
+ * one. An ellipsoid 1470 across touching a box's edge, GJK 9.8e-6 short of
+ * it: the ellipsoid's weighted sum put the witnesses 9.8e-6 off, its support
+ * along EPA's normal (noise-level at touching) 6.8e-3 off the edge; the half
+ * sum, 4.9e-6 off, stays (left as found; test_contracts at
+ * MK_TEST_SCALE=1000, scene 1,623,469). */
+static mk_vec3 gjk_common_point(const mk_simplex *sx, int *anchor)
 {
     mk_vec3 a, b;
     simplex_witnesses(sx, &a, &b);
+    mk_real spread_a = 0, spread_b = 0;
+    for (int i = 1; i < sx->count; ++i) {
+        const mk_real da = v3_len2(v3_sub(sx->a[i], sx->a[0])), db = v3_len2(v3_sub(sx->b[i], sx->b[0]));
+        spread_a = da > spread_a ? da : spread_a;
+        spread_b = db > spread_b ? db : spread_b;
+    }
+    *anchor = spread_a == 0 && spread_b > 0 ? -1 : spread_b == 0 && spread_a > 0 ? 1 : 0;
+    if (*anchor)
+        return *anchor < 0 ? sx->a[0] : sx->b[0];
     if (sx->count < 4)
         return v3_scale(v3_add(a, b), 0.5);
     mk_real agree = v3_len2(v3_sub(a, b));
@@ -1353,12 +1378,6 @@ static mk_vec3 gjk_common_point(const mk_simplex *sx)
             a = ta;
             b = tb;
         }
-    }
-    mk_real spread_a = 0, spread_b = 0;
-    for (int i = 1; i < 4; ++i) {
-        const mk_real da = v3_len2(v3_sub(sx->a[i], sx->a[0])), db = v3_len2(v3_sub(sx->b[i], sx->b[0]));
-        spread_a = da > spread_a ? da : spread_a;
-        spread_b = db > spread_b ? db : spread_b;
     }
     return spread_a < spread_b ? a : spread_b < spread_a ? b : v3_scale(v3_add(a, b), 0.5);
 }
@@ -1400,9 +1419,11 @@ static mk_status epa_result(const mk_pair *pair, const epa *e, stop why, mk_vec3
  * (GJK reports "touching within its tolerance" as intersecting, with |x| > 0).
  * The answer is signed: out->depth = upper bound of the core depth + radii,
  * negative when a support plane proves the cores apart after all; the
- * bracket is [lower_bound, upper_bound] on that signed depth. */
+ * bracket is [lower_bound, upper_bound] on that signed depth. *anchor:
+ * gjk_common_point's, when the witnesses came from it (one of them a point
+ * of its shape, -1 A's, 1 B's), else 0. */
 static mk_status epa_solve(const mk_pair *pair, ctx *c, const mk_gjk_result *gjk, const mk_epa_settings *st,
-                           void *workspace, mk_epa_result *out)
+                           void *workspace, mk_epa_result *out, int *anchor)
 {
     const mk_transform *xa = &pair->xf_a;
     const mk_real ra = pair->a->radius, rb = pair->b->radius;
@@ -1430,12 +1451,16 @@ static mk_status epa_solve(const mk_pair *pair, ctx *c, const mk_gjk_result *gjk
         return MK_INVALID_INPUT;
     }
     /* Witnesses where the ray along n leaves the polytope, else the contact
-     * point GJK found, put depth apart along n. */
+     * point GJK found, put depth apart along n (a - b = depth n): a single
+     * point of one shape (gjk_common_point's anchor) stays on its shape and
+     * the other witness moves, any other point sits halfway. */
     mk_vec3 a, b;
+    *anchor = 0;
     if (!(so == SEED_POLYTOPE && ray_witnesses(&e, &a, &b))) {
-        const mk_vec3 m = gjk_common_point(&gjk->simplex);
-        a = v3_madd(m, 0.5 * e.upper, e.best_n);
-        b = v3_madd(m, -0.5 * e.upper, e.best_n);
+        const mk_vec3 m = gjk_common_point(&gjk->simplex, anchor);
+        const mk_real up = *anchor < 0 ? 0 : *anchor > 0 ? e.upper : 0.5 * e.upper;
+        a = v3_madd(m, up, e.best_n);
+        b = v3_madd(m, up - e.upper, e.best_n);
     }
     return epa_result(pair, &e, why, a, b, iterations, so == SEED_POLYTOPE, out);
 }
@@ -1500,11 +1525,14 @@ int mk_epa_from_points(const mk_pair *pair, const mk_vec3 *a, const mk_vec3 *b, 
 }
 
 /* The penetration depth of shapes that turned out apart is 0. */
-static void clamp_depth(mk_epa_result *out)
+static void clamp_depth(mk_epa_result *out, int anchor)
 {
     if (out->depth < 0) {
-        /* keep the witnesses touching along the normal */
-        mk_vec3 m = v3_scale(v3_add(out->point_a, out->point_b), 0.5);
+        /* keep the witnesses touching along the normal: at their midpoint,
+         * or at the one that is a point of its shape (epa_solve's anchor) */
+        mk_vec3 m = anchor < 0   ? out->point_a
+                    : anchor > 0 ? out->point_b
+                                 : v3_scale(v3_add(out->point_a, out->point_b), 0.5);
         out->point_a = out->point_b = m;
         out->depth = 0;
     }
@@ -1534,6 +1562,7 @@ mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_set
         return MK_WORKSPACE_TOO_SMALL;
     }
     ctx c;
+    int anchor = 0;
     make_ctx(pair, -1, -1, &c); /* cold hill-climbing starts (the hulls' start tables) */
     if (gjk->core_distance > 0 && pair->a->radius + pair->b->radius > 0) {
         /* GJK stopped as soon as the cores came within the radii: finish it
@@ -1549,8 +1578,8 @@ mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_set
         int gjk_iterations;
         mk_status s = core_gjk_refined(pair, &gs, 1, &warm, &st, &g, &gjk_iterations);
         if (s == MK_GJK_INTERSECTING) {
-            epa_solve(pair, &c, &g, &st, workspace, out);
-            clamp_depth(out);
+            epa_solve(pair, &c, &g, &st, workspace, out, &anchor);
+            clamp_depth(out, anchor);
             return out->status;
         }
         if (s != MK_GJK_SEPARATED && s != MK_GJK_MAX_ITER) {
@@ -1559,8 +1588,8 @@ mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_set
         }
         return cores_apart(pair, &g, out);
     }
-    epa_solve(pair, &c, gjk, &st, workspace, out);
-    clamp_depth(out);
+    epa_solve(pair, &c, gjk, &st, workspace, out, &anchor);
+    clamp_depth(out, anchor);
     return out->status;
 }
 
@@ -1687,10 +1716,11 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
     const mk_real ra = pair->a->radius, rb = pair->b->radius, r = ra + rb;
     ctx c;
     make_ctx(pair, cache->hint_a, cache->hint_b, &c);
+    int anchor = 0;
 
     if (gs == MK_GJK_INTERSECTING) {
         mk_epa_result e;
-        if (epa_solve(pair, &c, &g, &es, workspace, &e) == MK_INVALID_INPUT) {
+        if (epa_solve(pair, &c, &g, &es, workspace, &e, &anchor) == MK_INVALID_INPUT) {
             sd_placeholder(out, MK_INVALID_INPUT);
             return MK_INVALID_INPUT;
         }
@@ -1710,12 +1740,14 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
     mk_real ub = g.core_distance, lb = g.lower_bound > 0 ? g.lower_bound : -INFINITY;
     mk_vec3 n = g.normal;
     mk_vec3 mid = v3_scale(v3_add(g.point_a, g.point_b), 0.5);
+    mk_vec3 epa_a = mid, epa_b = mid; /* EPA's core witnesses, when its normal wins */
+    int from_epa = 0;
     if (gs == MK_GJK_SEPARATED && ub - sep > fmax(es.tolerance, ub) && ub <= MK_SD_TOUCHING * scale_of(&g)) {
         /* Touching to rounding: the direction of GJK's tiny x is noise (the
          * separation along it is off by more than the distance itself). EPA
          * from GJK's simplex finds the contact normal; keep the better one. */
         mk_epa_result e;
-        if (epa_solve(pair, &c, &g, &es, workspace, &e) == MK_INVALID_INPUT) {
+        if (epa_solve(pair, &c, &g, &es, workspace, &e, &anchor) == MK_INVALID_INPUT) {
             sd_placeholder(out, MK_INVALID_INPUT);
             return MK_INVALID_INPUT;
         }
@@ -1723,8 +1755,12 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
         if (sep_e > sep) {
             sep = sep_e;
             n = e.normal;
-            /* EPA's witnesses carry the radii: back to the cores' midpoint */
+            /* EPA's witnesses carry the radii: back to the cores (and their
+             * midpoint) */
             mid = v3_madd(v3_scale(v3_add(e.point_a, e.point_b), 0.5), 0.5 * (rb - ra), n);
+            epa_a = v3_madd(e.point_a, -ra, n);
+            epa_b = v3_madd(e.point_b, rb, n);
+            from_epa = 1;
             out->epa_iterations = e.iterations;
             out->epa_flags = e.flags;
         }
@@ -1736,8 +1772,20 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
     out->upper_bound = out->distance;
     out->lower_bound = core_lb - r;
     out->normal = n;
-    /* witnesses distance apart along n, centred on GJK's pair */
+    /* Witnesses distance apart along n, centred on GJK's pair or EPA's; a
+     * witness EPA took as a point of its shape (epa_solve's anchor) stays,
+     * the other one moves (EPA's support bound can be looser than GJK's
+     * distance: a cone 2.6e-9 from a hull's vertex, EPA's gap -1.1e-9; both
+     * moved about their midpoint, the cone's lay 1.9e-9 off it, 2.6e-9 of the
+     * size; test_contracts at MK_TEST_SCALE=1000). */
     mk_vec3 ca = v3_madd(mid, -0.5 * ub, n), cb = v3_madd(mid, 0.5 * ub, n);
+    if (from_epa && anchor < 0) {
+        ca = epa_a;
+        cb = v3_madd(epa_a, ub, n);
+    } else if (from_epa && anchor > 0) {
+        cb = epa_b;
+        ca = v3_madd(epa_b, -ub, n);
+    }
     out->point_a = v3_madd(ca, ra, n);
     out->point_b = v3_madd(cb, -rb, n);
     if (out->distance < 0)
