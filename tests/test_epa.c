@@ -873,6 +873,40 @@ START_TEST(hostile_cone_near_a_hull_vertex_witnesses)
 }
 END_TEST
 
+/* A cone 10 deep in a box at the scale 1e3: EPA's bracket closed to 1.5e-8,
+ * but late updates bent its polytope inward (a face 1.2 from the origin,
+ * among 260), and the nearest plane crossing along the normal, the exit of a
+ * convex polytope, lay on that face at 9.994: the witnesses, moved to the
+ * depth from there, lay 1.5e-3 off the box (1e-6 of the size). The crossing
+ * lies nearer than the certified lower bound, so the triangles give the exit
+ * then, the farthest crossing (epa.c, ray_exit). Found by test_contracts at
+ * MK_TEST_SCALE=1000 (ours, not a peer's reported bug). */
+START_TEST(hostile_bent_polytope_exit_keeps_witnesses)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cone(&a, 0x1.2cc150af5386dp+10, 0x1.231f36179a7fep+10, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(0x1.38f36585de524p+10, 0x1.76974620f83dep+10, 0x1.6ca2fa46cf9a4p+8), 0),
+                     MK_OK);
+    static const double ra[9] = {0x1.2f23f0ed9c16cp-3,  0x1.32091ab6eb202p-3, 0x1.f48bf527ab6a6p-1,
+                                 -0x1.ebe2fd924d55p-7,  0x1.fa3cbf35d2e1ep-1, -0x1.30dc34cbbff9cp-3,
+                                 -0x1.fa4d4513106ep-1,  0x1.e2397b793a2ap-8,  0x1.30528a29a62e4p-3};
+    static const double rb[9] = {-0x1.5fdd3fc9a1698p-1, 0x1.6ed2681ab2d71p-1,  0x1.ebac8ac7ff8c8p-4,
+                                 -0x1.e310d2341ede3p-3, -0x1.8165cc646ea28p-2, 0x1.cab90b4271f0ep-1,
+                                 0x1.5fc85a3a5ef3ap-1,  0x1.2cc0f9dc75d0ep-1,  0x1.b5e799446a2c6p-2};
+    hostile_scene h;
+    hostile_scene_run(&a, ra, v3(0x1.21afbb57f9e7ep+1, 0x1.540c47ad93dp-4, 0x1.8208549a0f0cdp+0), &b, rb,
+                      v3(-0x1.ad05a2f0094b8p+10, 0x1.1cc0a740419b4p+11, -0x1.85faa7d846214p+9), NULL, &h);
+    ck_assert(h.status == MK_PENETRATING || h.status == MK_EPA_MAX_ITER); /* the latter: 128 iterations */
+    ck_assert(fabs(h.r.distance + 10) <= 1e-6);
+    /* 5e-9 and 1.5e-9 now; test_contracts allows 5.5e-4 at this bracket
+     * (its width, 1.5e-8, times the depth, square-rooted) */
+    const double size = 1498;
+    ck_assert_msg(fabs(h.off_a) <= 1e-9 * size && fabs(h.off_b) <= 1e-9 * size,
+                  "witnesses off their shapes by %g and %g", h.off_a, h.off_b);
+    ck_assert_msg(h.along <= 1e-9 * size, "point_b - point_a - distance * normal = %g", h.along);
+}
+END_TEST
+
 /* An ellipsoid 10 deep in a cylinder at the scale 1e3 (EPA's absolute
  * tolerance 1e-8 out of reach: its budget of 128 iterations): late in the run
  * a sliver face that took a neighbour's normal had a negative offset, the
@@ -2335,6 +2369,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_flat_simplex_witnesses_at_a_large_scale);
     tcase_add_test(hostile, hostile_corner_on_a_cone_side_witnesses);
     tcase_add_test(hostile, hostile_cone_near_a_hull_vertex_witnesses);
+    tcase_add_test(hostile, hostile_bent_polytope_exit_keeps_witnesses);
     tcase_add_test(hostile, hostile_sliver_face_at_the_budget_keeps_witnesses);
     tcase_add_test(hostile, hostile_clamped_exit_keeps_witnesses_along_the_normal);
     tcase_add_test(hostile, hostile_zero_area_triangles);
