@@ -1796,19 +1796,17 @@ static void safety_point(const mf_ctx *c, cand_list *l)
 
 static mk_vec3 cand_pos(const cand *c) { return v3_scale(v3_add(c->pa, c->pb), 0.5); }
 
-/* Index of the candidate with the largest value (within tie of it, the one with
- * the smallest id), or -1 when no value exceeds floor. */
-static int pick_max(const cand *c, const mk_real *val, int n, mk_real tie, mk_real floor_value)
+/* Index of the candidate whose value sign * val[q] is within tie of m, the
+ * largest (or floor_value when larger), with the smallest id; -1 when m does
+ * not exceed floor_value. The callers find m in the loop that fills val. */
+static int pick_tied(const cand *c, const mk_real *val, mk_real sign, int n, mk_real m, mk_real tie,
+                     mk_real floor_value)
 {
-    mk_real m = floor_value;
-    for (int q = 0; q < n; ++q)
-        if (val[q] > m)
-            m = val[q];
     if (!(m > floor_value))
         return -1;
     int best = -1;
     for (int q = 0; q < n; ++q)
-        if (val[q] >= m - tie && (best < 0 || c[q].id < c[best].id))
+        if (sign * val[q] >= m - tie && (best < 0 || c[q].id < c[best].id))
             best = q;
     return best;
 }
@@ -1852,20 +1850,25 @@ static int spread_from(const cand_list *l, const flat *f, mk_real tie_area, int 
     if (cnt < 2) /* i0 is the only candidate (and compilers then see val written) */
         return k;
     if (i1 < 0) {
-        for (int q = 0; q < cnt; ++q)
+        mk_real m = tie_area;
+        for (int q = 0; q < cnt; ++q) {
             val[q] = flat_d2(f, q, i0);
-        i1 = pick_max(c, val, cnt, tie_area, tie_area);
+            m = val[q] > m ? val[q] : m;
+        }
+        i1 = pick_tied(c, val, 1, cnt, m, tie_area, tie_area);
         if (i1 < 0)
             return k;
     }
     idx[k++] = i1;
     const mk_real x0 = f->x[i0], y0 = f->y[i0], dx = f->x[i1] - x0, dy = f->y[i1] - y0;
-    for (int q = 0; q < cnt; ++q)
+    mk_real left = tie_area, right = tie_area; /* the largest areas on either side */
+    for (int q = 0; q < cnt; ++q) {
         val[q] = dx * (f->y[q] - y0) - dy * (f->x[q] - x0);
-    int i2 = pick_max(c, val, cnt, tie_area, tie_area);
-    for (int q = 0; q < cnt; ++q)
-        val[q] = -val[q];
-    int i3 = pick_max(c, val, cnt, tie_area, tie_area);
+        left = val[q] > left ? val[q] : left;
+        right = -val[q] > right ? -val[q] : right;
+    }
+    int i2 = pick_tied(c, val, 1, cnt, left, tie_area, tie_area);
+    int i3 = pick_tied(c, val, -1, cnt, right, tie_area, tie_area);
     if (i2 >= 0)
         idx[k++] = i2;
     if (i3 >= 0)
@@ -1878,34 +1881,52 @@ static int spread_from(const cand_list *l, const flat *f, mk_real tie_area, int 
  * gets the end with the smaller id. Returns 0 when all candidates coincide. */
 static int diameter(const cand_list *l, const flat *f, mk_real tie_area, int *i0, int *i1)
 {
-    /* Squared distances are kept for the second pass when they fit (up to
-     * 32 candidates: every box and ring patch), else computed again. */
-    enum { CACHED = 32 };
-    mk_real d2[CACHED * (CACHED - 1) / 2];
-    const int cnt = l->count, cached = cnt <= CACHED;
+    /* Up to 32 candidates (every box and ring patch) one pass keeps the
+     * pairs within the tie of the longest so far, in order: every pair within
+     * the tie of the longest of all is among them (the longest so far never
+     * exceeds it), and the second pass reads only those; more candidates, the
+     * distances again. */
+    enum { LISTED = 32 };
+    mk_real ld[LISTED * (LISTED - 1) / 2];
+    uint8_t lq[LISTED * (LISTED - 1) / 2], lr[LISTED * (LISTED - 1) / 2];
+    const int cnt = l->count, listed = cnt <= LISTED;
     const cand *c = l->c;
     mk_real m = tie_area;
-    for (int q = 0, e = 0; q < cnt; ++q)
+    int nl = 0;
+    for (int q = 0; q < cnt; ++q)
         for (int r = q + 1; r < cnt; ++r) {
-            mk_real d = flat_d2(f, q, r);
-            if (cached)
-                d2[e++] = d;
+            const mk_real d = flat_d2(f, q, r);
             m = d > m ? d : m;
+            if (listed && d >= m - tie_area) {
+                ld[nl] = d;
+                lq[nl] = (uint8_t)q;
+                lr[nl] = (uint8_t)r;
+                ++nl;
+            }
         }
     if (!(m > tie_area))
         return 0;
     uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
-    for (int q = 0, e = 0; q < cnt; ++q)
-        for (int r = q + 1; r < cnt; ++r, ++e) {
-            mk_real d = cached ? d2[e] : flat_d2(f, q, r);
-            if (!(d >= m - tie_area))
-                continue;
-            int a = c[q].id <= c[r].id ? q : r, b = a == q ? r : q;
-            if (c[a].id < lo || (c[a].id == lo && c[b].id < hi)) {
-                lo = c[a].id, hi = c[b].id;
-                *i0 = a, *i1 = b;
+    const int pairs = listed ? nl : cnt * (cnt - 1) / 2;
+    for (int e = 0, q = 0, r = 0; e < pairs; ++e) {
+        mk_real d;
+        if (listed) {
+            d = ld[e], q = lq[e], r = lr[e];
+        } else { /* the next pair in order: (0, 1), (0, 2), .. (1, 2), .. */
+            if (++r >= cnt) {
+                ++q;
+                r = q + 1;
             }
+            d = flat_d2(f, q, r);
         }
+        if (!(d >= m - tie_area))
+            continue;
+        int a = c[q].id <= c[r].id ? q : r, b = a == q ? r : q;
+        if (c[a].id < lo || (c[a].id == lo && c[b].id < hi)) {
+            lo = c[a].id, hi = c[b].id;
+            *i0 = a, *i1 = b;
+        }
+    }
     return 1;
 }
 
@@ -1938,7 +1959,7 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx
         deepest = fmax(deepest, val[q]);
     }
     if (deepest > chosen + tie_len) {
-        int id = pick_max(c, val, cnt, tie_len, -INFINITY);
+        int id = pick_tied(c, val, 1, cnt, deepest, tie_len, -INFINITY);
         k = spread_from(l, &f, tie_area, id < 0 ? 0 : id, -1, idx);
     }
     if (k >= cap)
@@ -1955,11 +1976,13 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx
     while (k < cap) { /* bounded: k grows each pass or the loop ends */
         /* the newest point's distances, then the farthest candidate */
         const int newest = idx[k - 1];
+        mk_real m = tie_area;
         for (int q = 0; q < cnt; ++q) {
             mk_real d = flat_d2(&f, q, newest);
             val[q] = d < val[q] ? d : val[q];
+            m = val[q] > m ? val[q] : m;
         }
-        const int next = pick_max(c, val, cnt, tie_area, tie_area);
+        const int next = pick_tied(c, val, 1, cnt, m, tie_area, tie_area);
         if (next < 0)
             break;
         idx[k++] = next;
