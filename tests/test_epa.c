@@ -765,6 +765,15 @@ static void hostile_scene_run(const mk_shape *a, const double ra[9], mk_vec3 pa,
     h->along = v3_len(v3_sub(v3_sub(h->r.point_b, h->r.point_a), v3_scale(h->r.normal, h->r.distance)));
 }
 
+/* The witnesses on their shapes and distance * normal apart, to 1e-9 of the
+ * scene's size (test_contracts' slack). */
+static void witnesses_within(const hostile_scene *h, double size)
+{
+    ck_assert_msg(fabs(h->off_a) <= 1e-9 * size && fabs(h->off_b) <= 1e-9 * size,
+                  "witnesses off their shapes by %g and %g", h->off_a, h->off_b);
+    ck_assert_msg(h->along <= 1e-9 * size, "point_b - point_a - distance * normal = %g", h->along);
+}
+
 /* A box 2600 across touching a cone 1850 tall (scale 1e3): GJK's last
  * tetrahedron is flat (the origin on D's boundary), EPA cannot seed a
  * polytope from it, and the witnesses come from the tetrahedron's weights,
@@ -821,10 +830,7 @@ START_TEST(hostile_corner_on_a_cone_side_witnesses)
                       v3(-0x1.4765bbecff262p+9, 0x1.c207bc5ef5864p+1, 0x1.5b4945df801fcp+10), NULL, &h);
     ck_assert(h.status == MK_PENETRATING || h.status == MK_GJK_SEPARATED);
     ck_assert(fabs(h.r.distance) <= 1e-8);
-    const double size = 1119;
-    ck_assert_msg(fabs(h.off_a) <= 1e-9 * size && fabs(h.off_b) <= 1e-9 * size,
-                  "witnesses off their shapes by %g and %g", h.off_a, h.off_b);
-    ck_assert_msg(h.along <= 1e-9 * size, "point_b - point_a - distance * normal = %g", h.along);
+    witnesses_within(&h, 1119); /* the scene's size */
 }
 END_TEST
 
@@ -866,10 +872,7 @@ START_TEST(hostile_cone_near_a_hull_vertex_witnesses)
     mk_hull_destroy(hull);
     ck_assert_int_eq(h.status, MK_GJK_SEPARATED);
     ck_assert(h.r.distance > 0 && h.r.distance < 1e-8);
-    const double size = 0.73;
-    ck_assert_msg(fabs(h.off_a) <= 1e-9 * size && fabs(h.off_b) <= 1e-9 * size,
-                  "witnesses off their shapes by %g and %g", h.off_a, h.off_b);
-    ck_assert_msg(h.along <= 1e-9 * size, "point_b - point_a - distance * normal = %g", h.along);
+    witnesses_within(&h, 0.73); /* the scene's size */
 }
 END_TEST
 
@@ -900,10 +903,7 @@ START_TEST(hostile_bent_polytope_exit_keeps_witnesses)
     ck_assert(fabs(h.r.distance + 10) <= 1e-6);
     /* 5e-9 and 1.5e-9 now; test_contracts allows 5.5e-4 at this bracket
      * (its width, 1.5e-8, times the depth, square-rooted) */
-    const double size = 1498;
-    ck_assert_msg(fabs(h.off_a) <= 1e-9 * size && fabs(h.off_b) <= 1e-9 * size,
-                  "witnesses off their shapes by %g and %g", h.off_a, h.off_b);
-    ck_assert_msg(h.along <= 1e-9 * size, "point_b - point_a - distance * normal = %g", h.along);
+    witnesses_within(&h, 1498); /* the scene's size */
 }
 END_TEST
 
@@ -931,10 +931,7 @@ START_TEST(hostile_sliver_face_at_the_budget_keeps_witnesses)
                       v3(-0x1.142a7969243e7p+3, -0x1.20c5fbe5d9b0bp+9, 0x1.02dcec96ea037p+11), NULL, &h);
     ck_assert(h.status == MK_PENETRATING || h.status == MK_EPA_MAX_ITER);
     ck_assert(h.r.lower_bound <= h.r.distance && h.r.distance <= h.r.upper_bound && h.r.distance < -9.99);
-    const double size = 1337;
-    ck_assert_msg(fabs(h.off_a) <= 1e-9 * size && fabs(h.off_b) <= 1e-9 * size,
-                  "witnesses off their shapes by %g and %g", h.off_a, h.off_b);
-    ck_assert_msg(h.along <= 1e-9 * size, "point_b - point_a - distance * normal = %g", h.along);
+    witnesses_within(&h, 1337); /* the scene's size */
 }
 END_TEST
 
