@@ -1614,6 +1614,46 @@ START_TEST(hostile_very_different_sizes)
 }
 END_TEST
 
+/* One scene of the test above at MK_TEST_SCALE=100 (#46300): a hull 1e-3
+ * across at a corner of a box 20 across. The seed's supports along the axes
+ * met the same point of D (the box's corner less one hull vertex) three
+ * times; the copies made zero-area triangles, whose borrowed normals gave
+ * one an offset of -18.6, and the expansion along it stopped on a pinched
+ * visible region (MK_EPA_FLAG_DEGENERATE_UPDATE) with the bracket
+ * [0, 7.2e-4] on a depth of 7.2e-4. The seed keeps each point once now
+ * (epa.c, seed_hull): exact, in two iterations. */
+START_TEST(hostile_tiny_hull_at_a_box_corner)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_box(&a, v3(0x1.0d1248774af23p+3, 0x1.b771597647879p+2, 0x1.4p+3), 0), MK_OK);
+    static const mk_vec3 pts[10] = {{-0x1.789ffd2bf16ecp-11, 0x1.59435e286b76p-11, -0x1.4744fe8534fc7p-13},
+                                    {-0x1.aa952b125b627p-11, -0x1.25f7e9baed0d5p-14, 0x1.7f4ba5b91b148p-14},
+                                    {-0x1.a384ea4d9bbc7p-13, -0x1.a33609320f533p-12, 0x1.10928747430f6p-14},
+                                    {-0x1.35ff49540d7ecp-11, 0x1.21ad63218bc7bp-13, -0x1.2eadeef14e91p-11},
+                                    {-0x1.393b3fbd6e4acp-12, -0x1.8988de5a6d648p-11, 0x1.f12d03eafd604p-12},
+                                    {0x1.3b2f77c2e47dfp-13, 0x1.323ef84952f96p-13, 0x1.79c160917e3c3p-11},
+                                    {-0x1.c469f285fde77p-13, 0x1.37089ff14fb4ap-11, 0x1.5e37e0647215ep-11},
+                                    {0x1.f40c3d1e93252p-12, 0x1.ab504431752a4p-12, -0x1.35450e5a5674cp-15},
+                                    {0x1.275250fdc0873p-15, 0x1.d18172ab8fbe8p-17, 0x1.d856a0164ba29p-11},
+                                    {0x1.f62aca7cb486bp-13, -0x1.84e01a393c473p-12, 0x1.28cf0f6358092p-11}};
+    mk_hull *hull = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, 10, &hull), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&b, hull, 0), MK_OK);
+    mk_transform xa = {{{{0x1.ddbe30efe2e2p-3, 0x1.37a007c995b58p-1, 0x1.844a29c1dcbbp-1},
+                         {0x1.f54a58aa0e7d8p-5, 0x1.89cf6fee28746p-1, -0x1.45b15f06daf69p-1},
+                         {-0x1.f0e3478665528p-1, 0x1.8ef177efdca47p-3, 0x1.232f3578268cp-3}}},
+                       {0x1.bde9bd351ee58p-3, -0x1.81244729ab906p-1, 0x1.25b073fb61822p-1}};
+    mk_transform xb = {{{{0x1.dad4739accadfp-2, -0x1.b4d1d3efe1b8ep-1, 0x1.e95ac7f2d979ap-3},
+                         {0x1.c3a8567bd958ep-1, 0x1.e0f5fa5a7ccb4p-2, -0x1.1d978d8bf667p-5},
+                         {-0x1.51dc281d0c3a4p-4, 0x1.d0c9d57b8724dp-3, 0x1.f0d945a046bap-1}}},
+                       {0x1.be2282c9ba426p+3, -0x1.514e7dcc4e2c7p+0, -0x1.34eb9638b04e9p+2}};
+    mk_epa_settings es = tol_settings(1e-10, 0);
+    check_exact_scene("tiny hull at a box corner", 0, &a, xa, &b, xb, &es, NULL);
+    check_exact_scene("tiny hull at a box corner (swapped)", 0, &b, xb, &a, xa, &es, NULL);
+    mk_hull_destroy(hull);
+}
+END_TEST
+
 /* The same, as extreme as the core's fuzzer drew it: a cylinder 0.03 across
  * on a face of a box 1.2e6 across, 7e-10 deep. GJK (Polyak with
  * normalised directions, no fallback) ends on a flat tetrahedron of D, whose
@@ -2376,6 +2416,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_thin_boxes);
     tcase_add_test(hostile, hostile_tunnelled_box);
     tcase_add_test(hostile, hostile_very_different_sizes);
+    tcase_add_test(hostile, hostile_tiny_hull_at_a_box_corner);
     tcase_add_test(hostile, hostile_tiny_cylinder_on_a_huge_box_witnesses);
     tcase_add_test(hostile, hostile_sliver_exit_face);
     tcase_add_test(hostile, hostile_exit_point_off_the_face_planes);

@@ -569,8 +569,23 @@ typedef enum hull_kind { HULL_OK, HULL_POINT, HULL_LINE, HULL_PLANE, HULL_FAIL }
  * points, then the others inserted. When the points span less than 3D, says
  * so and gives the direction to search off them (`off`: the line's direction
  * or the plane's normal). */
-static hull_kind seed_hull(epa *e, const int *cand, int k, mk_vec3 *off)
+static hull_kind seed_hull(epa *e, const int *cand_in, int k_in, mk_vec3 *off)
 {
+    /* Each point once: the same support found along several directions (a
+     * small hull's vertex against a large box's corner, met along three
+     * axes) made zero-area triangles whose borrowed normals gave offsets far
+     * below the origin (-18.6 on a polytope 20 across: a hull 1e-3 across at
+     * a corner of a box 20 across, mk_epa's "very different sizes" test at
+     * MK_TEST_SCALE=100); the expansion along such a normal then met a
+     * pinched visible region and stopped with the bracket [0, 7.2e-4]. */
+    int cand[MK_EPA_MAX_SEED], k = 0;
+    for (int j = 0; j < k_in && k < MK_EPA_MAX_SEED; ++j) {
+        int dup = 0;
+        for (int i = 0; i < k && !dup; ++i)
+            dup = v3_max_abs(v3_sub(e->v[cand_in[j]].w, e->v[cand[i]].w)) <= e->eps_flat;
+        if (!dup)
+            cand[k++] = cand_in[j];
+    }
     if (k == 0)
         return HULL_POINT;
     if (k == 4) {
