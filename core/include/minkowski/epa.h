@@ -72,8 +72,10 @@ enum {
     /* The next polytope update was topologically inconsistent in floating point
      * (the faces seeing the new point did not form a disc), so the expansion
      * stopped there: like the precision floor, the bounds so far are returned
-     * (still certified) and the gap may exceed the tolerance. Never seen in the
-     * test suites; kept so that it could never loop or corrupt the polytope. */
+     * (still certified) and the gap may exceed the tolerance. Seen once in
+     * the test suites (a seed holding one point three times, since fixed:
+     * MK_TEST_SCALE=100); kept so that it could never loop or corrupt the
+     * polytope. */
     MK_EPA_FLAG_DEGENERATE_UPDATE = 16
 };
 
