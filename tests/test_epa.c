@@ -876,6 +876,35 @@ START_TEST(hostile_cone_near_a_hull_vertex_witnesses)
 }
 END_TEST
 
+/* An ellipsoid 2700 across touching a box's edge at the scale 1e3 (1.1e-8
+ * deep): GJK's projections stalled with |x| = 8.1e-6 and a gap of 3e-7,
+ * which the restart rule took for the floating-point floor (below 65536
+ * DBL_EPSILON |w|^2 = 7.6e-5, where the gap's rounding is about 1e-9), and
+ * the witnesses from the touching point lay 4.1e-6 off both shapes (2.7e-9
+ * of the size). A stall that far above the rounding restarts now (gjk.c,
+ * MK_GJK_FLOOR). Found by test_contracts at MK_TEST_SCALE=1000 (ours). */
+START_TEST(hostile_touching_stall_restarts)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(
+        mk_shape_ellipsoid(&a, v3(0x1.0b4be91713587p+10, 0x1.50b6f12f7dcecp+10, 0x1.15454256bb75ep+9)), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(0x1.272777b08af75p+10, 0x1.d05cdbf3e343fp+9, 0x1.757bf37b9f85ap+10), 0),
+                     MK_OK);
+    static const double ra[9] = {-0x1.e4bd9f3f39cfp-1, 0x1.d55e0462c102cp-5,  -0x1.4468083919b6cp-2,
+                                 0x1.4078905b45a48p-2, 0x1.941767e926bbcp-2,  -0x1.ba51abba7eadbp-1,
+                                 0x1.355351b4c0ca7p-4, -0x1.d5885f4e59023p-1, -0x1.90f05d1f3b45cp-2};
+    static const double rb[9] = {-0x1.a229ee8ef3dc6p-1, -0x1.1e8d211f0d218p-3, 0x1.1e9ebc9c046d6p-1,
+                                 -0x1.b4f1a86c886cap-2, -0x1.036541a589e68p-1, -0x1.7f9296a2687edp-1,
+                                 0x1.8dc2455b9ba2cp-2,  -0x1.b393513ea128dp-1, 0x1.6a92f6a765a56p-2};
+    hostile_scene h;
+    hostile_scene_run(&a, ra, v3(-0x1.402bdf30aa7fep+0, 0x1.59f762f1c716cp+0, -0x1.631efc24928c7p+0), &b, rb,
+                      v3(-0x1.d1883416ff499p+10, 0x1.1f0c3186c507dp+8, 0x1.02f8a78442db4p+11), NULL, &h);
+    ck_assert(h.status == MK_PENETRATING || h.status == MK_GJK_SEPARATED);
+    ck_assert(fabs(h.r.distance) <= 1e-7);
+    witnesses_within(&h, 1494); /* the scene's size */
+}
+END_TEST
+
 /* A cone 10 deep in a box at the scale 1e3: EPA's bracket closed to 1.5e-8,
  * but late updates bent its polytope inward (a face 1.2 from the origin,
  * among 260), and the nearest plane crossing along the normal, the exit of a
@@ -2407,6 +2436,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_corner_on_a_cone_side_witnesses);
     tcase_add_test(hostile, hostile_cone_near_a_hull_vertex_witnesses);
     tcase_add_test(hostile, hostile_bent_polytope_exit_keeps_witnesses);
+    tcase_add_test(hostile, hostile_touching_stall_restarts);
     tcase_add_test(hostile, hostile_sliver_face_at_the_budget_keeps_witnesses);
     tcase_add_test(hostile, hostile_clamped_exit_keeps_witnesses_along_the_normal);
     tcase_add_test(hostile, hostile_zero_area_triangles);
