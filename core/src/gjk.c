@@ -57,8 +57,9 @@ static inline mk_real momentum_weight(int polyak, int k) { return polyak ? 1.0 /
  * test keeps them from restarting); the capsule on the wide disk: 5e6 and 23.
  * The gap's own rounding is about 2 DBL_EPSILON |w|^2 (x is known to
  * DBL_EPSILON |w|, times |w| in <x, w>). 65536 until 2026-11-27: shapes
- * 1400 to 1500 across touching at the scale 1e3 stalled with |x| 8e-6 to
- * 1.8e-5 and gaps 1e-7 to 1e-5, 4e3 to 3e5 times that rounding, as a floor,
+ * 1400 to 1500 across touching at the scale 1e3 stalled with |x| 6.7e-6 to
+ * 1.8e-5 and gaps 1e-7 to 1e-5, far above that rounding (about 2e-9 there)
+ * but below the old floor (7.6e-5 at |w| = 2.3e3), were taken at the floor,
  * and the witnesses from the touching point lay up to |x| / 2 off the shapes,
  * 2e-9 to 6e-9 of their size (test_contracts at MK_TEST_SCALE=1000, scenes
  * 2,055,152, 2,273,124 and 2,418,614); at 256 they restart and pass. The
