@@ -674,8 +674,8 @@ static mk_status build_regions(const mk_vec3 *verts, int nv, const mk_vec3 *norm
             continue;
         }
         /* their vertices seen along f's normal */
-        const mk_vec3 a = fabs(nrm.x) < 0.6 ? v3(1, 0, 0) : v3(0, 1, 0);
-        const mk_vec3 u = v3_normalize_or(v3_madd(a, -v3_dot(a, nrm), nrm), v3(0, 0, 1)), w = v3_cross(nrm, u);
+        mk_vec3 u, w;
+        v3_across(nrm, &u, &w);
         int k = 0;
         for (int qi = 0; qi < nq; ++qi) {
             const int g = queue[qi];
