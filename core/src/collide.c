@@ -53,13 +53,6 @@ static void zero_tail(contact_points *out)
     memset(out->points + out->count, 0, sizeof out->points[0] * unused);
 }
 
-static mk_real half_extent(const mk_shape *s)
-{
-    mk_vec3 lo, hi;
-    mk_shape_local_aabb(s, &lo, &hi);
-    return 0.5 * v3_max_abs(v3_sub(hi, lo));
-}
-
 /* The manifold's points are features of the reference face; on some curved
  * pairs none of them reaches the true signed distance (measured on random
  * cylinder/cone vs hull pairs: up to 1.9 mm short of 6.3 mm). The engine must
@@ -114,7 +107,7 @@ static void keep_deepest(contact_points *m, int cap, mk_real tie, mk_vec3 pa, mk
 
 static mk_real depth_tie(const mk_pair *pair)
 {
-    mk_real ea = half_extent(pair->a), eb = half_extent(pair->b);
+    mk_real ea = shape_half_size(pair->a), eb = shape_half_size(pair->b);
     return MK_COLLIDE_DEPTH_TIE * (ea < eb ? ea : eb);
 }
 
@@ -831,7 +824,7 @@ static int core_ball(const mk_shape *s, mk_vec3 *centre, mk_real *rho)
     if (s->type == MK_SHAPE_USER)
         return 0;
     mk_vec3 lo, hi;
-    mk_shape_local_aabb(s, &lo, &hi);
+    shape_local_bounds(s, &lo, &hi);
     mk_vec3 h = v3_scale(v3_sub(hi, lo), 0.5);
     *centre = v3_scale(v3_add(lo, hi), 0.5);
     h = v3(fmax(h.x - s->radius, 0), fmax(h.y - s->radius, 0), fmax(h.z - s->radius, 0));
@@ -972,9 +965,9 @@ static mk_status plane_points(const mk_shape *shape, const mk_transform *xf, mk_
                               const mk_collide_settings *settings, int cap, mk_manifold_point *pts, int *count,
                               mk_vec3 *normal)
 {
-    if (!shape || !xf || !mk_is_valid_transform(xf) || !v3_finite(n) || !isfinite(c))
+    if (!shape || !xf || !transform_ok(xf) || !v3_finite(n) || !isfinite(c))
         return MK_INVALID_INPUT;
-    mk_status v = mk_shape_validate(shape);
+    mk_status v = shape_status(shape);
     if (v != MK_OK)
         return v;
     mk_real nl = v3_len(n);

@@ -661,7 +661,7 @@ static inline __attribute__((always_inline)) void gjk_loop(ctx *c, const mk_gjk_
 static mk_real bounding_radius(const mk_shape *s)
 {
     mk_vec3 lo, hi;
-    mk_shape_local_aabb(s, &lo, &hi);
+    shape_local_bounds(s, &lo, &hi);
     return v3_len(v3(fmax(fabs(lo.x), fabs(hi.x)), fmax(fabs(lo.y), fabs(hi.y)), fmax(fabs(lo.z), fabs(hi.z))));
 }
 

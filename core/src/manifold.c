@@ -134,14 +134,6 @@ static inline uint32_t make_id(int flip, int ref, int inc, int a, int b)
            ((uint32_t)a & 0xFFu) << 8 | ((uint32_t)b & 0xFFu);
 }
 
-/* Largest half-size of the shape's local bounding box (core + radius). */
-static mk_real shape_extent(const mk_shape *s)
-{
-    mk_vec3 lo, hi;
-    mk_shape_local_aabb(s, &lo, &hi);
-    return 0.5 * v3_max_abs(v3_sub(hi, lo));
-}
-
 /* ---------------------------------------------------------------- candidates */
 
 /* A contact point before reduction, on the cores, in the frame. */
@@ -352,7 +344,7 @@ static int user_polygon(const posed *x, mk_vec3 dir, polygon *pg)
     const mk_vec3 u = v3_normalize_or(dir_to_local(x, dir), v3(0, 0, 1));
     mk_vec3 t1, t2;
     v3_across(u, &t1, &t2);
-    const mk_real ext = shape_extent(s), same = 1e-9 * ext;
+    const mk_real ext = shape_half_size(s), same = 1e-9 * ext;
     mk_vec3 p[MK_MF_USER_TILTS];
     uint8_t tag[MK_MF_USER_TILTS];
     int n = 0;
@@ -738,7 +730,7 @@ static void user_line_or_point(const posed *x, mk_vec3 d, line_feature *lf)
     for (int k = 0; k < 4; ++k)
         p[k] = shape_support(s, v3_madd(u, MK_MF_TILT, tilts[k]), NULL);
     /* distinct points among the four (equal: within rounding of the size) */
-    const mk_real ext = shape_extent(s), same = 1e-9 * ext;
+    const mk_real ext = shape_half_size(s), same = 1e-9 * ext;
     int first = 0, second = -1, distinct = 1;
     for (int k = 1; k < 4; ++k) {
         if (v3_len(v3_sub(p[k], p[first])) <= same)
@@ -2117,7 +2109,7 @@ static mk_status contact_points(const mk_pair *pair, mk_vec3 normal, mk_real sig
     c.b.R = m3_tmul_m3(&xa->R, &pair->xf_b.R);
     c.b.p = m3_tmul(&xa->R, v3_sub(pair->xf_b.p, xa->p));
     c.n = v3_normalize_or(m3_tmul(&xa->R, normal), v3(0, 0, 1));
-    mk_real ea = shape_extent(pair->a), eb = shape_extent(pair->b);
+    mk_real ea = shape_half_size(pair->a), eb = shape_half_size(pair->b);
     c.scale = ea < eb ? ea : eb;
     c.core_distance = signed_distance + pair->a->radius + pair->b->radius;
     const mk_real keep = st.speculative_distance + MK_MF_SLACK * (ea > eb ? ea : eb);
@@ -2394,7 +2386,7 @@ mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, m
 {
     *count_out = 0;
     const posed x = {shape, xf->R, xf->p};
-    const mk_real r = shape->radius, scale = shape_extent(shape);
+    const mk_real r = shape->radius, scale = shape_half_size(shape);
     const mk_real keep = spec + MK_MF_SLACK * scale;
     cand_list l;
     l.count = 0;
@@ -2411,23 +2403,27 @@ mk_status mk_manifold_halfspace(const mk_shape *shape, const mk_transform *xf, m
         kind = f >= 0 && build_polygon(&x, f, NULL, &pg) ? KIND_POLY : KIND_POINT;
         if (kind == KIND_POINT)
             set_point(&x, low_local, 0, 0, &lf);
+    } else if (shape->type == MK_SHAPE_BOX) {
+        /* incident_feature's box face, without its dispatch */
+        const face_pick f = box_best_face(dir_to_local(&x, v3_neg(n)));
+        if (f.face >= 0) {
+            box_polygon(&x, f.face, &pg);
+            kind = KIND_POLY;
+        } else {
+            kind = incident_feature(&x, n, &pg, &lf);
+        }
     } else {
         kind = incident_feature(&x, n, &pg, &lf);
     }
-    if (kind == KIND_POLY) {
-        for (int q = 0; q < pg.count; ++q) {
-            const mk_real h = v3_dot(n, pg.v[q]) - c;
-            lowest = fmin(lowest, h);
-            push_halfspace(&l, pg.v[q], h, n, r, keep,
-                           make_id(1, MK_MF_HALFSPACE_REF, pg.face, pg.tag[q], MK_MF_ID_INC_VERTEX));
-        }
-    } else {
-        for (int q = 0; q < lf.count; ++q) {
-            const mk_real h = v3_dot(n, lf.v[q]) - c;
-            lowest = fmin(lowest, h);
-            push_halfspace(&l, lf.v[q], h, n, r, keep,
-                           make_id(1, MK_MF_HALFSPACE_REF, lf.code, lf.tag[q], MK_MF_ID_INC_VERTEX));
-        }
+    /* The feature's points, each with its height above the plane. */
+    const int nf = kind == KIND_POLY ? pg.count : lf.count;
+    const mk_vec3 *fv = kind == KIND_POLY ? pg.v : lf.v;
+    const uint8_t *ft = kind == KIND_POLY ? pg.tag : lf.tag;
+    const int code = kind == KIND_POLY ? pg.face : lf.code;
+    for (int q = 0; q < nf; ++q) {
+        const mk_real h = v3_dot(n, fv[q]) - c;
+        lowest = h < lowest ? h : lowest; /* fmin(lowest, h), NaN included, without libm's call */
+        push_halfspace(&l, fv[q], h, n, r, keep, make_id(1, MK_MF_HALFSPACE_REF, code, ft[q], MK_MF_ID_INC_VERTEX));
     }
     /* The lowest point joins when the feature does not reach it (a hull
      * whose most opposed face misses its support vertex; a large hull face

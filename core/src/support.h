@@ -185,4 +185,45 @@ static inline __attribute__((always_inline)) mk_vec3 shape_support(const mk_shap
     return v3(0, 0, 0);
 }
 
+/* Local-frame bounding box of the whole shape (core + radius): the body of
+ * mk_shape_local_aabb, inlined into the queries that need a shape's size
+ * (the call was 1.5% of a box-on-plane contact's instructions). */
+static inline void shape_local_bounds(const mk_shape *s, mk_vec3 *lo, mk_vec3 *hi)
+{
+    mk_vec3 h = v3(0, 0, 0), c = v3(0, 0, 0);
+    switch (s->type) {
+    case MK_SHAPE_SPHERE: break;
+    case MK_SHAPE_BOX: h = s->u.box.half_extents; break;
+    case MK_SHAPE_CAPSULE: h = v3(0, 0, s->u.capsule.half_height); break;
+    case MK_SHAPE_CYLINDER:
+        h = v3(s->u.cylinder.radius, s->u.cylinder.radius, s->u.cylinder.half_height);
+        break;
+    case MK_SHAPE_CONE: h = v3(s->u.cone.radius, s->u.cone.radius, s->u.cone.half_height); break;
+    case MK_SHAPE_ELLIPSOID: h = s->u.ellipsoid.radii; break;
+    case MK_SHAPE_HULL: {
+        const mk_hull *hu = s->u.hull.hull;
+        c = v3_scale(v3_add(hu->aabb_min, hu->aabb_max), 0.5);
+        h = v3_scale(v3_sub(hu->aabb_max, hu->aabb_min), 0.5);
+        break;
+    }
+    case MK_SHAPE_USER:
+        c = v3_scale(v3_add(s->u.user.aabb_min, s->u.user.aabb_max), 0.5);
+        h = v3_scale(v3_sub(s->u.user.aabb_max, s->u.user.aabb_min), 0.5);
+        break;
+    case MK_SHAPE_TYPE_COUNT: break;
+    }
+    mk_real r = s->radius;
+    h = v3_add(h, v3(r, r, r));
+    *lo = v3_sub(c, h);
+    *hi = v3_add(c, h);
+}
+
+/* Largest half-size of that box: the scale of a shape's tolerances. */
+static inline mk_real shape_half_size(const mk_shape *s)
+{
+    mk_vec3 lo, hi;
+    shape_local_bounds(s, &lo, &hi);
+    return 0.5 * v3_max_abs(v3_sub(hi, lo));
+}
+
 #endif
