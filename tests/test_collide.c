@@ -374,8 +374,15 @@ START_TEST(plane_matches_box_standin)
         mk_shape_local_aabb(&s, &lo, &hi);
         const double size = 0.5 * v3_max_abs(v3_sub(hi, lo)), eps = 1e-12 * (1 + v3_max_abs(xf.p) + size);
         ck_assert_double_eq_tol(v3_dot(m.normal, nrm), -1, 1e-12);
-        /* a full manifold keeps the deepest point to within the reduction's depth tie */
-        const double allowed = m.count < MK_MANIFOLD_MAX_POINTS ? 1e-9 * (1 + size) : 1.1e-4 * size;
+        /* a full manifold keeps the deepest point to within the reduction's
+         * depth tie; a cylinder's or cone's cap ring skips its extra deepest
+         * rim point within MK_MF_RING_SNAP (1e-3) of the sample spacing from
+         * a sample (manifold.c), a sample higher by at most r sin(0.1) (1 -
+         * cos(3.9e-4 rad)) < 1e-8 r on a cap tilted by up to the cap angle
+         * (MK_TEST_SCALE=300, case 2705787: 5.1e-9 on a cylinder) */
+        const int capped = s.type == MK_SHAPE_CYLINDER || s.type == MK_SHAPE_CONE;
+        const double allowed = m.count < MK_MANIFOLD_MAX_POINTS ? 1e-9 * (1 + size) + (capped ? 1e-8 * size : 0)
+                                                                : 1.1e-4 * size;
         REQUIRE(min_separation(&m) >= sd - 1e-9 * (1 + size) && min_separation(&m) - sd <= allowed,
                 "case %d: deepest %.12g, oracle %.12g", i, min_separation(&m), sd);
         worst_depth = fmax(worst_depth, fabs(min_separation(&m) - sd));
@@ -843,7 +850,15 @@ START_TEST(certificate_matches_full_pipeline)
                     REQUIRE((m.count > 0) == (ref.count > 0), "seq %d step %d: %d vs %d points", q, k, m.count,
                             ref.count);
                     if (m.count > 0) {
-                        ck_assert_double_eq_tol(min_separation(&m), min_separation(&ref), 1e-4);
+                        /* ... or to the signed distance's certified bracket
+                         * when EPA stopped at its iteration bound short of
+                         * its tolerance: a sphere's centre 4.5e-4 off a
+                         * cylinder's axis, 1.15 deep (a ring of nearly
+                         * nearest directions), 128 EPA iterations left the
+                         * bracket 5.1e-4 wide, and the two differed by 1.9e-4
+                         * inside it (MK_TEST_SCALE=300, sequence 77043). */
+                        const double tol = fmax(1e-4, sd.upper_bound - sd.lower_bound);
+                        ck_assert_double_eq_tol(min_separation(&m), min_separation(&ref), tol);
                         ++compared;
                     }
                 }
@@ -1381,11 +1396,19 @@ START_TEST(resting_shortcut_edge_on_edge)
             double top = or_support_value(&a, &xa, up), low = -or_support_value(&b, &xb, v3_neg(up));
             xb.p = v3_add(slide, v3(0, 0, xb.p.z + top - pen - low));
             /* the supports along z see the edges' lowest ends once tilted:
-             * one correction by the exact depth puts the crossing pen deep */
-            double d0;
-            mk_vec3 w0a, w0b;
-            ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d0, &w0a, &w0b));
-            xb.p.z -= d0 + pen;
+             * corrections by the exact depth put the crossing pen deep (one
+             * was enough until MK_TEST_SCALE=300, sequence 13402: at 20
+             * degrees the slide put the crossing 8 mm past the end of A's
+             * edge, where the distance is no longer the crossing's and that
+             * correction left the hulls 0.1 mm apart) */
+            for (int c = 0; c < 8; ++c) {
+                double d0;
+                mk_vec3 w0a, w0b;
+                ck_assert(or_exact_distance(&a, &xa, &b, &xb, &d0, &w0a, &w0b));
+                if (fabs(d0 + pen) <= 1e-12)
+                    break;
+                xb.p.z -= d0 + pen;
+            }
             mk_pair p = {&a, xa, &b, xb};
             unsigned long long before = cc.shortcuts;
             mk_contact_patch_result pr;
@@ -1429,6 +1452,18 @@ END_TEST
  * for cores apart. Then the pipeline on box pairs against the same boxes as
  * 8-point hulls (the general path): same count of points, same deepest
  * separation. */
+/* Whether the two faces of a box (pose x) best aligned with the unit
+ * direction n tie: their cosines within the manifold's face tie, 1e-4. */
+static int face_tie(const mk_transform *x, mk_vec3 n)
+{
+    double c[3];
+    for (int k = 0; k < 3; ++k)
+        c[k] = fabs(x->R.m[0][k] * n.x + x->R.m[1][k] * n.y + x->R.m[2][k] * n.z);
+    const double hi = fmax(c[0], fmax(c[1], c[2])), lo = fmin(c[0], fmin(c[1], c[2]));
+    const double mid = c[0] + c[1] + c[2] - hi - lo;
+    return hi - mid <= 1e-4;
+}
+
 START_TEST(box_sat_matches_oracle)
 {
     or_rng r = or_rng_make(0xb0c5);
@@ -1516,7 +1551,15 @@ START_TEST(box_sat_matches_oracle)
             mk_status sth = mk_collide_patch(&ph, &s, NULL, 8, &ph_r);
             ck_assert_int_lt(st, MK_INVALID_INPUT);
             ck_assert_int_lt(sth, MK_INVALID_INPUT);
-            REQUIRE(pr.count == ph_r.count || fabs(d) < 1e-7, "pair %d: %d points, as hulls %d", i, pr.count,
+            /* A box whose two faces meet the normal at the same angle (to
+             * the manifold's face tie, 1e-4 in the cosine) gives either face
+             * as the incident one, and the two paths number the faces
+             * differently: B 45 degrees about the axis of an edge pressed
+             * into A's face had one face's far edge inside A (4 points) and
+             * the other's outside (2), the deepest two the same (found at
+             * MK_TEST_SCALE=300, pair 3593340). */
+            const int tie = pr.count > 0 && (face_tie(&xa, pr.normal) || face_tie(&xb, pr.normal));
+            REQUIRE(pr.count == ph_r.count || fabs(d) < 1e-7 || tie, "pair %d: %d points, as hulls %d", i, pr.count,
                     ph_r.count);
             if (pr.count > 0 && ph_r.count > 0) {
                 double s1 = INFINITY, s2 = INFINITY;
@@ -1751,6 +1794,31 @@ START_TEST(hull_lying_on_a_face_takes_that_face)
 }
 END_TEST
 
+/* Whether two patches of one contact differ by a vertex on a clip plane:
+ * their counts by one, every point of each within tol of one of the other,
+ * and two points of the larger one within tol of each other. */
+static int vertex_split(const mk_contact_patch_result *m, const mk_contact_patch_result *m2, double tol)
+{
+    const mk_contact_patch_result *big = m->count > m2->count ? m : m2, *small = big == m ? m2 : m;
+    if (big->count != small->count + 1)
+        return 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        const mk_contact_patch_result *x = pass ? big : small, *y = pass ? small : big;
+        for (int i = 0; i < x->count; ++i) {
+            double best = INFINITY;
+            for (int j = 0; j < y->count; ++j)
+                best = fmin(best, v3_len(v3_sub(x->points[i].position, y->points[j].position)));
+            if (!(best <= tol))
+                return 0;
+        }
+    }
+    for (int i = 0; i < big->count; ++i)
+        for (int j = i + 1; j < big->count; ++j)
+            if (v3_len(v3_sub(big->points[i].position, big->points[j].position)) <= tol)
+                return 1;
+    return 0;
+}
+
 /* Two hulls face to face, B's face 1 mm into A's (random faces of 12-, 60-
  * and 240-point hulls, A's face up, B's face down and yawed, their centres
  * within 1 cm): the manifold is the faces' overlap, every point 1 mm deep
@@ -1766,7 +1834,7 @@ START_TEST(hull_faces_face_to_face)
     or_rng r = or_rng_make(0xf2f);
     const int sizes[3] = {12, 60, 240};
     const mk_collide_settings st = mk_collide_default_settings();
-    int cases = 0, other = 0;
+    int cases = 0, other = 0, splits = 0;
     for (int z = 0; z < 3; ++z) {
         or_hull_pool pool;
         ck_assert_int_eq(or_hull_pool_make(&pool, &r, 16, sizes[z]), MK_OK);
@@ -1828,6 +1896,16 @@ START_TEST(hull_faces_face_to_face)
             q.xf_b.p.x += 1e-7;
             mk_contact_patch_result m2;
             ck_assert_int_lt(mk_collide_patch(&q, &st, NULL, 8, &m2), MK_INVALID_INPUT);
+            /* Unless a point sits on a side plane of the reference face (to
+             * the motion's size): the motion then clips that vertex into
+             * the two points where its edges cross the plane, or merges
+             * those back (hull-240 case 10378 at MK_TEST_SCALE=300: an
+             * incident vertex 1e-8 inside became two points 1.8e-7 apart);
+             * no clip is stable across that, and the points stay put. */
+            if (m2.count != m.count && vertex_split(&m, &m2, 1e-6)) {
+                ++splits;
+                continue;
+            }
             REQUIRE(m2.count == m.count, "hull-%d case %d: %d points, %d after a tiny motion", sizes[z], t, m.count,
                     m2.count);
             for (int k = 0; k < m.count; ++k)
@@ -1838,8 +1916,10 @@ START_TEST(hull_faces_face_to_face)
         }
         or_hull_pool_free(&pool);
     }
-    fprintf(stderr, "collide hull faces: %d face to face, %d other contacts\n", cases, other);
+    fprintf(stderr, "collide hull faces: %d face to face (and %d split by the motion), %d other contacts\n", cases,
+            splits, other);
     ck_assert_int_gt(cases, or_scaled(400) * 2);
+    ck_assert_int_le(splits, cases / 1000); /* rare, or the clip is not what it seems */
 }
 END_TEST
 
