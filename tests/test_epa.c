@@ -571,7 +571,7 @@ START_TEST(random_curved_cores)
     int n = or_scaled(400);
     stats st;
     stats_init(&st, n);
-    int worse = 0;
+    int worse = 0, at_bound = 0;
     double worst = 0;
     for (int i = 0; i < n; ++i) {
         mk_shape a, b;
@@ -584,6 +584,22 @@ START_TEST(random_curved_cores)
         signed_distance(&a, xa, &b, xb, &es, &res);
         scene scv = {"curved cores", i, &a, &b, xa, xb};
         const scene *sc = &scv;
+        if (res.status == MK_EPA_MAX_ITER) {
+            /* EPA's iteration bound, reported as such: on curved cores the
+             * gap closes by about half a support, and a rare pair needs more
+             * than 128 (MK_TEST_SCALE=100, pair 20051: two cylinders 0.65
+             * deep, the bracket 1.55e-8 wide after 128). Its bracket must
+             * still hold the truth and the answer its own bracket. */
+            ++at_bound;
+            double dmin = sampled_depth(&a, &xa, &b, &xb, res.normal);
+            FAIL_IF(!isfinite(res.distance) || !(res.lower_bound <= res.distance && res.distance <= res.upper_bound),
+                    "iteration bound: distance %.17g, bracket [%.17g, %.17g]", res.distance, res.lower_bound,
+                    res.upper_bound);
+            FAIL_IF(res.upper_bound < -dmin - SLACK * scene_scale(sc),
+                    "iteration bound: upper bound %.17g below -%.17g, the sampled depth",
+                    res.upper_bound, dmin);
+            continue;
+        }
         if (res.status != MK_PENETRATING) {
             truth t = {0, NAN, INFINITY, 0}; /* placed overlapping or touching along u */
             check_result(sc, &res, &t, 1e-8, &st);
@@ -601,8 +617,10 @@ START_TEST(random_curved_cores)
         worse += depth > dmin + SLACK;
     }
     stats_print("curved cores", &st);
-    printf("epa curved cores: EPA depth above the sampled minimum (within its gap) in %d pairs, worst by %.3g\n",
-           worse, worst);
+    printf("epa curved cores: EPA depth above the sampled minimum (within its gap) in %d pairs, worst by %.3g; "
+           "%d at the iteration bound\n",
+           worse, worst, at_bound);
+    ck_assert_int_le(at_bound, n / 2000); /* rare: none in the default run, 3 of 40,000 at MK_TEST_SCALE=100 */
     or_hull_pool_free(&p12);
     or_hull_pool_free(&p60);
 }
