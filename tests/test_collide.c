@@ -2104,7 +2104,7 @@ int main(void)
 {
     Suite *s = suite_create("collide");
     TCase *tc = tcase_create("collide");
-    tcase_set_timeout(tc, 300);
+    tcase_set_timeout(tc, 300 * or_test_scale()); /* a soak (MK_TEST_SCALE) runs that much longer */
     tcase_add_test(tc, box_on_box_four_points);
     tcase_add_test(tc, agrees_with_signed_distance);
     tcase_add_test(tc, witness_point_keeps_id_order);

@@ -703,7 +703,7 @@ int main(void)
 {
     Suite *s = suite_create("hull");
     TCase *tc = tcase_create("hull");
-    tcase_set_timeout(tc, 300);
+    tcase_set_timeout(tc, 300 * or_test_scale()); /* a soak (MK_TEST_SCALE) runs that much longer */
     tcase_add_test(tc, cube_with_interior_duplicates_and_coplanar_points);
     tcase_add_test(tc, tetrahedra_analytic);
     tcase_add_test(tc, random_clouds_invariants_and_scales);

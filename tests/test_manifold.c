@@ -2918,7 +2918,7 @@ static Suite *manifold_suite(void)
 {
     Suite *s = suite_create("manifold");
     TCase *t = tcase_create("core");
-    tcase_set_timeout(t, 60);
+    tcase_set_timeout(t, 60 * or_test_scale()); /* a soak (MK_TEST_SCALE) runs that much longer */
     tcase_add_test(t, box_resting_on_box_gives_four);
     tcase_add_test(t, box_on_box_edge_gives_two);
     tcase_add_test(t, tilted_box_gives_lowest_corner);
