@@ -1297,8 +1297,11 @@ or_bracket or_bracket_distance(const mk_shape *a, const mk_transform *xa, const 
         or_poly_from_hull(hb, b->u.hull.hull, 0, NULL);
     }
     or_bracket r = {0, INFINITY, 0, 0, xa->p, xb->p};
-    /* Alternating projections from B's origin (inside B's core). */
-    mk_vec3 pb = xb->p, pa = xa->p;
+    /* Alternating projections from a point inside B's core: its origin, or
+     * a hull's centroid (a hull's frame origin may lie outside it: a
+     * 7-vertex hull 0.059 from a cone, its origin inside the cone, was
+     * called overlapping, test_collide at MK_TEST_SCALE=1000). */
+    mk_vec3 pb = b->type == MK_SHAPE_HULL ? xf_apply(xb, b->u.hull.hull->centroid) : xb->p, pa = xa->p;
     double sd;
     for (int it = 0; it < iterations; ++it) {
         pa = project(a, xa, ha, pb, &sd);
