@@ -1071,9 +1071,21 @@ START_TEST(resting_shortcut_matches_oracle)
             REQUIRE(fabs(sep - d) <= tie, "seq %d step %d (shortcut %d): deepest %.12g, exact %.12g", q,
                     k, shortcut, sep, d);
             /* the patch holds the manifold's points or more: as deep, or
-             * deeper by at most the tie the manifold's reduction allows */
-            REQUIRE(sep <= min_separation(&ref) + 1e-7 && sep >= min_separation(&ref) - tie,
-                    "seq %d step %d: %.12g vs plain %.12g", q, k, sep, min_separation(&ref));
+             * deeper by at most the tie the manifold's reduction allows;
+             * when the cached call and the plain one took different normals
+             * (the cache's contact memory, or a reference face's normal
+             * within the face angle, along which the overlap is a little
+             * larger), each is within the tie of the exact depth instead
+             * (MK_TEST_SCALE=1000: a hull on a box, the plain manifold along
+             * a face 0.023 rad off the patch's normal, 4.6e-6 deeper than
+             * the exact depth the patch had; three of 12,000,000 steps) */
+            const double plain = min_separation(&ref);
+            if (v3_len(v3_sub(pr.normal, ref.normal)) <= 1e-9)
+                REQUIRE(sep <= plain + 1e-7 && sep >= plain - tie, "seq %d step %d: %.12g vs plain %.12g", q, k, sep,
+                        plain);
+            else
+                REQUIRE(fabs(plain - d) <= tie, "seq %d step %d: plain %.12g (another normal), exact %.12g", q, k,
+                        plain, d);
             if (d < -1e-7) {
                 /* the signed-distance normal the call used (the manifold's
                  * may be a reference face's instead), kept by the cache */
