@@ -1454,16 +1454,6 @@ START_TEST(resting_shortcut_edge_on_edge)
 }
 END_TEST
 
-/* Box pairs take the separating-axis path (box_sat.c). Against the exact
- * polytope oracle on random boxes (rounded or not, 1:10 aspect) at random
- * poses from deep overlap to apart, and on stacked boxes tilted by 0 .. 1e-6
- * rad (edges nearly parallel): an overlap's signed distance matches the exact
- * one (1e-9), lies in its bracket, the overlap along its normal is its depth
- * and the witnesses differ by distance x normal; "apart" holds beyond the
- * reach by at least the margin along the normal it gives; "not decided" only
- * for cores apart. Then the pipeline on box pairs against the same boxes as
- * 8-point hulls (the general path): same count of points, same deepest
- * separation. */
 /* Whether the two faces of a box (pose x) best aligned with the unit
  * direction n tie: their cosines within the manifold's face tie, 1e-4. */
 static int face_tie(const mk_transform *x, mk_vec3 n)
@@ -1476,6 +1466,16 @@ static int face_tie(const mk_transform *x, mk_vec3 n)
     return hi - mid <= 1e-4;
 }
 
+/* Box pairs take the separating-axis path (box_sat.c). Against the exact
+ * polytope oracle on random boxes (rounded or not, 1:10 aspect) at random
+ * poses from deep overlap to apart, and on stacked boxes tilted by 0 .. 1e-6
+ * rad (edges nearly parallel): an overlap's signed distance matches the exact
+ * one (1e-9), lies in its bracket, the overlap along its normal is its depth
+ * and the witnesses differ by distance x normal; "apart" holds beyond the
+ * reach by at least the margin along the normal it gives; "not decided" only
+ * for cores apart. Then the pipeline on box pairs against the same boxes as
+ * 8-point hulls (the general path): same count of points, same deepest
+ * separation. */
 START_TEST(box_sat_matches_oracle)
 {
     or_rng r = or_rng_make(0xb0c5);
