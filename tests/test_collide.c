@@ -1078,7 +1078,7 @@ START_TEST(resting_shortcut_matches_oracle)
              * larger), each is within the tie of the exact depth instead
              * (MK_TEST_SCALE=1000: a hull on a box, the plain manifold along
              * a face 0.023 rad off the patch's normal, 4.6e-6 deeper than
-             * the exact depth the patch had; three of 12,000,000 steps) */
+             * the exact depth the patch had; four steps of 228,000 sequences) */
             const double plain = min_separation(&ref);
             if (v3_len(v3_sub(pr.normal, ref.normal)) <= 1e-9)
                 REQUIRE(sep <= plain + 1e-7 && sep >= plain - tie, "seq %d step %d: %.12g vs plain %.12g", q, k, sep,
