@@ -775,6 +775,34 @@ static double oracle_distance_upper(const mk_pair *p)
     return or_bracket_distance(p->a, &p->xf_a, p->b, &p->xf_b, 200).hi;
 }
 
+/* The test oracle's bracketing distance (tests/oracle.c) on a hull whose
+ * frame origin lies outside it, inside the other shape: a sphere of radius
+ * 1 and a box-shaped hull 0.5 from it, the hull's origin 0.5 inside the
+ * sphere. It started its projections from that origin and called the pair
+ * overlapping (test_collide at MK_TEST_SCALE=1000, sequence 201890 of the
+ * next test: a cone and a 7-vertex hull, which made the certificate look
+ * like a missed contact). The analytic distance is 0.5. */
+START_TEST(oracle_brackets_a_hull_away_from_its_origin)
+{
+    mk_vec3 pts[8];
+    for (int i = 0; i < 8; ++i)
+        pts[i] = v3(i & 1 ? 2.4 : 2.0, i & 2 ? 0.2 : -0.2, i & 4 ? 0.2 : -0.2);
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, 8, &h), MK_OK);
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_sphere(&a, 1), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&b, h, 0), MK_OK);
+    const mk_transform xa = at(v3(0, 0, 0)), xb = at(v3(-0.5, 0, 0)); /* the hull spans x in [1.5, 1.9] */
+    for (int swap = 0; swap < 2; ++swap) {
+        const or_bracket br =
+            swap ? or_bracket_distance(&b, &xb, &a, &xa, 200) : or_bracket_distance(&a, &xa, &b, &xb, 200);
+        ck_assert_msg(!br.overlap && br.lo <= 0.5 + 1e-12 && br.hi >= 0.5 - 1e-12 && br.hi - br.lo <= 1e-9,
+                      "swap %d: bracket [%.17g, %.17g], overlap %d", swap, br.lo, br.hi, br.overlap);
+    }
+    mk_hull_destroy(h);
+}
+END_TEST
+
 /* Random motion sequences of every family (rounded ones too): two bodies drift
  * towards each other, touch, and drift apart, turning by up to 0.25 rad a step
  * about their origins or about points far outside them, with random
@@ -2126,6 +2154,7 @@ int main(void)
     tcase_add_test(tc, plane_patch_points);
     tcase_add_test(tc, growth_model);
     tcase_add_test(tc, growth_model_boxes_match_general_manifold);
+    tcase_add_test(tc, oracle_brackets_a_hull_away_from_its_origin);
     tcase_add_test(tc, certificate_matches_full_pipeline);
     tcase_add_test(tc, certificate_cases);
     tcase_add_test(tc, resting_shortcut_matches_oracle);

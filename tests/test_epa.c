@@ -1661,6 +1661,43 @@ START_TEST(hostile_very_different_sizes)
 }
 END_TEST
 
+/* A sphere whose centre is 4.5e-4 off the axis of a cylinder, 1.15 deep
+ * (test_collide's certificate test at MK_TEST_SCALE=300, sequence 77043):
+ * every direction across the axis is nearly the nearest, and EPA would need
+ * about 250 supports around the side to close to 1e-8. At its bound of 128
+ * it says so (MK_EPA_MAX_ITER, here with the bracket 5.1e-4 wide), and the
+ * bracket holds the analytic depth: the centre's distance to the side (or
+ * a cap, if nearer) plus the sphere's radius. Other libraries stop at a
+ * loose tolerance and return the answer as exact. */
+START_TEST(hostile_sphere_on_a_cylinder_axis_reports_its_bound)
+{
+    mk_shape a, b;
+    const double r = 0.52198916567797427, hh = 1.4485395436417408, rs = 0.6328315396164047;
+    ck_assert_int_eq(mk_shape_cylinder(&a, r, hh, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_sphere(&b, rs), MK_OK);
+    const mk_transform xa = {{{{0.089582594225640272, -0.86258992448733185, 0.4979092095801636},
+                               {0.6507602922257959, 0.42914376336892274, 0.62637582362648314},
+                               {-0.75398010641793578, 0.26790717148761928, 0.59978308294874572}}},
+                             {0.78169066061016146, -3.331415739850748, 1.0469849870397485}};
+    const mk_transform xb = {{{{-0.73223253023635249, -0.51024442879095133, -0.45109438541336955},
+                               {-0.66516650961751056, 0.39355627725978626, 0.63456045504953829},
+                               {-0.14624990990400089, 0.76469868544232145, -0.62757221443899003}}},
+                             {0.78181565956348109, -3.3318298301670919, 1.0471039171078704}};
+    const mk_vec3 c = mk_rotate_inv(&xa.R, v3_sub(xb.p, xa.p)); /* the centre in the cylinder's frame */
+    const double rho = sqrt(c.x * c.x + c.y * c.y);
+    const double depth = fmin(r - rho, hh - fabs(c.z)) + rs;
+    mk_signed_distance_result res;
+    const mk_status st = signed_distance(&a, xa, &b, xb, NULL, &res);
+    ck_assert(st == MK_PENETRATING || st == MK_EPA_MAX_ITER);
+    ck_assert(res.lower_bound <= res.distance && res.distance <= res.upper_bound);
+    ck_assert_msg(res.lower_bound <= -depth + 1e-12 && -depth <= res.upper_bound + 1e-12,
+                  "bracket [%.17g, %.17g] misses the depth %.17g", res.lower_bound, res.upper_bound, depth);
+    if (st == MK_PENETRATING)
+        ck_assert(res.upper_bound - res.lower_bound <= 1e-8 * (1 + 1e-9));
+    ck_assert(fabs(v3_len(res.normal) - 1) < 1e-12);
+}
+END_TEST
+
 /* One scene of the test above at MK_TEST_SCALE=100 (#46300): a hull 1e-3
  * across at a corner of a box 20 across. The seed's supports along the axes
  * met the same point of D (the box's corner less one hull vertex) three
@@ -2465,6 +2502,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_tunnelled_box);
     tcase_add_test(hostile, hostile_very_different_sizes);
     tcase_add_test(hostile, hostile_tiny_hull_at_a_box_corner);
+    tcase_add_test(hostile, hostile_sphere_on_a_cylinder_axis_reports_its_bound);
     tcase_add_test(hostile, hostile_tiny_cylinder_on_a_huge_box_witnesses);
     tcase_add_test(hostile, hostile_sliver_exit_face);
     tcase_add_test(hostile, hostile_exit_point_off_the_face_planes);
