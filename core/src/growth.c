@@ -1007,6 +1007,20 @@ static __attribute__((noinline)) void take_wide(run *r)
         }
 }
 
+static void whole_p(const ctx *c, corners *k);
+
+/* Supports after which the Boolean query on two thin cores (points or
+ * segments: thin_core) holds P whole (whole_p), as the distance query does
+ * from the start. The basis normal's supports decide most such pairs in one
+ * or two, cheaper than the whole step (solve), but capsule pairs whose
+ * growth distance is a few percent from 1 took up to 10 (test
+ * boolean_exits_early at MK_TEST_SCALE=300: 6 to 10 on four capsule pairs of
+ * 900,000, sigma 0.987 to 1.059; 4 to 5 with this), where the whole step
+ * predicts the exit from D' itself. Instructions per Boolean call on the
+ * bench's capsule pairs (mk_growth_bench --only capsules --method bool):
+ * 2,204 without, 2,228 with 3 here, 2,300 with 2. */
+#define MK_GROWTH_BOOLEAN_WHOLE_AFTER 3
+
 /* Alg. 3's loop from the initial (or warm) basis in r->B; returns the number of
  * support calls. `smooth` and `corner_mode` (constants at each call site)
  * enable secant steps and the corner steps of rounded polytopes. */
@@ -1017,8 +1031,15 @@ static inline __attribute__((always_inline)) int iterate(ctx *c, const mk_growth
     const mk_real tol = st->tolerance;
     const mk_real rr = c->ra + c->rb;
     corners *kc = &r->kc;
+    const int whole_at = corner_mode && boolean && !kc->whole && thin_core(c->a) && thin_core(c->b)
+                             ? MK_GROWTH_BOOLEAN_WHOLE_AFTER
+                             : -1;
     int k, fallback = 0;
     for (k = 0; k < st->max_iterations; ++k) {
+        if (k == whole_at) {
+            whole_p(c, kc);
+            kc->shot = 0;
+        }
         /* Support direction: the secant step when the fit allows it (and the
          * last secant step made progress), the corner step on rounded
          * polytopes, else the basis normal (Alg. 2). */
