@@ -1340,6 +1340,43 @@ START_TEST(boolean_plane_margin_at_touching)
 END_TEST
 
 /* Boolean mode stops early: never more iterations than the distance query. */
+/* Two capsules whose growth distance is 1.059 (boolean_exits_early at
+ * MK_TEST_SCALE=300, #872625): the Boolean query's basis-normal supports crept
+ * towards the answer and took 10 where the distance query's whole-P step
+ * takes 1; since growth.c's MK_GROWTH_BOOLEAN_WHOLE_AFTER it takes that step
+ * from its fourth support. The verdict (separated), its plane and the
+ * distance's bracket are checked with the count. */
+START_TEST(boolean_on_capsules_near_touching_ends_early)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_capsule(&a, 0.58837517489337265, 0.30885009279214404), MK_OK);
+    ck_assert_int_eq(mk_shape_capsule(&b, 0.31667344819699106, 0.87545483753062925), MK_OK);
+    mk_growth_input in;
+    memset(&in, 0, sizeof in);
+    in.pair.a = &a;
+    in.pair.b = &b;
+    const mk_mat3 ra = {{{-0.20648601415280443, -0.67359698526974654, -0.70966937893275106},
+                         {-0.93466045628851258, 0.35034178705671948, -0.060584351877805198},
+                         {0.28943627521414328, 0.65079008418799145, -0.70192514480730051}}};
+    const mk_mat3 rb = {{{-0.47946220568521358, 0.8756405852555329, -0.058047900675372688},
+                         {-0.55444738777844593, -0.35353484327943607, -0.75339313029323685},
+                         {-0.68022355700543602, -0.3290390251029997, 0.65500323087305445}}};
+    in.pair.xf_a.R = ra;
+    in.pair.xf_a.p = v3(-0.14088575177317275, 1.7977318857549769, 0.15630707520882625);
+    in.pair.xf_b.R = rb;
+    in.pair.xf_b.p = v3(-0.23733236018629092, 1.4140007782223278, -1.0175549433650504);
+    mk_growth_result res;
+    mk_growth_intersect_result bi;
+    ck_assert_int_eq(mk_growth_distance(&in, NULL, NULL, &res), MK_GJK_SEPARATED);
+    ck_assert(res.lower_bound > 1.05 && res.upper_bound < 1.07);
+    ck_assert_int_eq(mk_growth_intersect(&in, NULL, NULL, &bi), MK_GJK_SEPARATED);
+    ck_assert(bi.margin > 0);
+    REQUIRE(bi.iterations <= 5, "Boolean took %d supports (the distance query %d)", bi.iterations, res.iterations);
+    /* its bounds bracket the distance query's answer */
+    ck_assert(bi.lower_bound <= res.upper_bound * (1 + 1e-12) && bi.upper_bound >= res.lower_bound * (1 - 1e-12));
+}
+END_TEST
+
 START_TEST(boolean_exits_early)
 {
     or_rng r = or_rng_make(0xb001);
@@ -1787,6 +1824,7 @@ static Suite *growth_suite(void)
     tcase_add_test(hostile, corner_step_columns_in_one_plane_with_the_ray);
     tcase_add_test(hostile, corner_vertex_met_twice_is_held_once);
     tcase_add_test(hostile, corner_step_missing_an_edge_does_not_stall);
+    tcase_add_test(hostile, boolean_on_capsules_near_touching_ends_early);
     suite_add_tcase(s, hostile);
     TCase *plane = tcase_create("2d");
     tcase_set_timeout(plane, timeout);
