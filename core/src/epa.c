@@ -1306,15 +1306,15 @@ static mk_status cores_apart(const mk_pair *pair, const mk_gjk_result *g, mk_epa
  * along e->best_n leaves it (the same convex combination of A's and of B's
  * support points), put exactly the depth (e->upper) apart along it. 0 when
  * the ray finds no face. */
-static int ray_witnesses(epa *e, mk_vec3 *pa, mk_vec3 *pb)
+/* Witnesses from weights lam of the polytope vertices idx: the same convex
+ * combination of A's and of B's support points, put exactly the depth
+ * (e->upper) apart along e->best_n. Returns how far their difference lies
+ * off that line (rounding, or a point clamped into its triangle): beyond
+ * rounding, the pair's midpoint is moved instead, so that point_b - point_a
+ * stays along n, each witness then off its shape by up to half of that. */
+static mk_real weighted_witnesses(const epa *e, const int idx[3], const mk_real lam[3], mk_vec3 *pa, mk_vec3 *pb)
 {
     const mk_vec3 n = e->best_n;
-    int idx[3];
-    mk_real lam[3];
-    mk_vec3 q;
-    if (!ray_exit(e, n, idx, lam, &q))
-        return 0;
-    refine_weights(e, idx, q, lam);
     mk_vec3 a = v3(0, 0, 0), b = v3(0, 0, 0);
     for (int i = 0; i < 3; ++i) {
         a = v3_madd(a, lam[i], e->v[idx[i]].a);
@@ -1322,21 +1322,50 @@ static int ray_witnesses(epa *e, mk_vec3 *pa, mk_vec3 *pb)
     }
     const mk_vec3 ab = v3_sub(a, b);
     const mk_real s = v3_dot(n, ab);
-    /* The weights' point a - b off the ray (a crossing clamped into its
-     * triangle: 1.6e-6 on a pair at the scale 1e3 whose planes gave no exit):
-     * the pair's midpoint then, so that point_b - point_a stays along n. */
-    const mk_vec3 miss = v3_madd(ab, -s, n);
+    /* (a crossing clamped into its triangle: 1.6e-6 on a pair at the scale
+     * 1e3 whose planes gave no exit) */
+    const mk_real miss = v3_len(v3_madd(ab, -s, n));
     const mk_real floor_len = 64 * DBL_EPSILON * e->scale;
-    if (v3_len2(miss) > floor_len * floor_len) {
+    if (miss > floor_len) {
         const mk_vec3 m = v3_scale(v3_add(a, b), 0.5);
         *pa = v3_madd(m, 0.5 * e->upper, n);
         *pb = v3_madd(m, -0.5 * e->upper, n);
-        return 1;
+        return miss;
     }
     mk_real delta = e->upper - s;
     *pa = v3_madd(a, 0.5 * delta, n);
     *pb = v3_madd(b, -0.5 * delta, n);
+    return miss;
+}
+
+static int ray_witnesses(epa *e, mk_vec3 *pa, mk_vec3 *pb)
+{
+    int idx[3];
+    mk_real lam[3];
+    mk_vec3 q;
+    if (!ray_exit(e, e->best_n, idx, lam, &q))
+        return 0;
+    refine_weights(e, idx, q, lam);
+    (void)weighted_witnesses(e, idx, lam, pa, pb);
     return 1;
+}
+
+/* Witnesses of the face that gave the answer (e->best_face, alive or not:
+ * its vertices are points of D), at the point of its triangle nearest the
+ * foot of the ray on its plane; returns how far their difference lies off
+ * the ray (weighted_witnesses), infinity without such a face. For a
+ * polytope the ray cannot be trusted to leave (ray_exit: a face within
+ * rounding of the origin). */
+static mk_real best_face_witnesses(const epa *e, mk_vec3 *pa, mk_vec3 *pb)
+{
+    if (e->best_face < 0)
+        return INFINITY;
+    const face *g = &e->f[e->best_face];
+    const int idx[3] = {g->v[0], g->v[1], g->v[2]};
+    const mk_vec3 q = v3_scale(e->best_n, e->upper);
+    mk_real lam[3] = {1, 0, 0};
+    refine_weights(e, idx, q, lam);
+    return weighted_witnesses(e, idx, lam, pa, pb);
 }
 
 /* The point GJK's simplex has in both cores: its weights applied to A's
@@ -1490,6 +1519,19 @@ static mk_status epa_solve(const mk_pair *pair, ctx *c, const mk_gjk_result *gjk
         const mk_real up = *anchor < 0 ? 0 : *anchor > 0 ? e.upper : 0.5 * e.upper;
         a = v3_madd(m, up, e.best_n);
         b = v3_madd(m, up - e.upper, e.best_n);
+        /* GJK's pair is |x| apart (its point of D): halfway, each witness is
+         * off its shape by up to |x| / 2. The answer's face may hold a
+         * closer pair: an ellipsoid touching a box at the scale 1e3 (depth
+         * 5.9e-9, a face's offset -7e-11 within the flat tolerance 1.8e-7,
+         * so the ray was not trusted) took GJK's pair, |x| = 9.8e-6 after
+         * GJK stalled, and both witnesses lay 4.9e-6 off their shapes; the
+         * face's pair lay within rounding of the ray (test_contracts at
+         * MK_TEST_SCALE=1000, scene 1,623,469). */
+        mk_vec3 fa, fb;
+        if (so == SEED_POLYTOPE && !*anchor && best_face_witnesses(&e, &fa, &fb) < gjk->core_distance) {
+            a = fa;
+            b = fb;
+        }
     }
     return epa_result(pair, &e, why, a, b, iterations, so == SEED_POLYTOPE, out);
 }
