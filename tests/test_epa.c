@@ -1587,6 +1587,35 @@ START_TEST(hostile_sphere_deep_in_a_cone_witnesses)
 }
 END_TEST
 
+/* An ellipsoid 2900 across touching a box (depth 5.9e-9 at coordinates of
+ * 1e3): no face of EPA's polytope could be trusted as the ray's exit (one
+ * within rounding of the origin), and the witnesses came from GJK's pair,
+ * |x| = 9.8e-6 apart after GJK stalled, both 4.9e-6 off their shapes, 3.3e-9
+ * of the size (test_contracts at MK_TEST_SCALE=1000, scene 1,623,469). Now
+ * the face that gave the answer holds a pair within rounding of the ray. */
+START_TEST(hostile_touching_ellipsoid_and_box_witnesses)
+{
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_ellipsoid(&a, v3(1467.034024933944, 1269.5567231127632, 296.44193658103558)), MK_OK);
+    ck_assert_int_eq(mk_shape_box(&b, v3(346.69262305923331, 1354.4835735804197, 490.71389946533077), 0), MK_OK);
+    const mk_transform xa = {{{{0.58156482331895032, 0.24615107260336222, -0.77536572385823987},
+                               {-0.16329086855556085, -0.89840244619420173, -0.40768754815255892},
+                               {-0.79694319027416793, 0.36370687940770219, -0.48228503744895779}}},
+                             {1.5103825112958653, 0.74174073980627009, 0.37803437362404613}};
+    const mk_transform xb = {{{{0.95667082729334296, -0.26884285789110463, -0.11182328007536732},
+                               {0.2872665393401066, 0.93414813430091914, 0.21176684952482755},
+                               {0.047527503420963395, -0.23471425381313193, 0.97090182586887486}}},
+                             {208.76372372367206, 459.21366242746774, 1002.2566901387497}};
+    mk_signed_distance_result sd;
+    ck_assert_int_eq(signed_distance(&a, xa, &b, xb, NULL, &sd), MK_PENETRATING);
+    ck_assert(sd.distance < 0 && sd.distance > -1e-8 && sd.lower_bound <= sd.distance && sd.upper_bound < 0);
+    const double size = 1467.034024933944;
+    const double oa = or_point_shape(&a, &xa, sd.point_a, NULL), ob = or_point_shape(&b, &xb, sd.point_b, NULL);
+    ck_assert_msg(fabs(oa) <= 1e-9 * size && fabs(ob) <= 1e-9 * size, "witnesses off their shapes by %g and %g", oa,
+                  ob);
+}
+END_TEST
+
 /* A sphere of 1.5 cm against the side of a cone 1.1e6 across, at coordinates
  * of 2e5: the second, tighter core GJK run (above) came back saying the core
  * point touched the cone, which the first had proved 0.013 away; kept with
@@ -2510,6 +2539,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_refined_gjk_keeps_the_bracket);
     tcase_add_test(hostile, hostile_capsule_on_a_wide_disk);
     tcase_add_test(hostile, hostile_sphere_deep_in_a_cone_witnesses);
+    tcase_add_test(hostile, hostile_touching_ellipsoid_and_box_witnesses);
     tcase_add_test(hostile, hostile_stacked_cubes);
     tcase_add_test(hostile, signed_distance_continuous_across_touching);
     tcase_add_test(hostile, signed_distance_face_sweep);
