@@ -1302,10 +1302,6 @@ static mk_status cores_apart(const mk_pair *pair, const mk_gjk_result *g, mk_epa
     return out->status;
 }
 
-/* Witnesses of the polytope's answer (core points, A's frame): where the ray
- * along e->best_n leaves it (the same convex combination of A's and of B's
- * support points), put exactly the depth (e->upper) apart along it. 0 when
- * the ray finds no face. */
 /* Witnesses from weights lam of the polytope vertices idx: the same convex
  * combination of A's and of B's support points, put exactly the depth
  * (e->upper) apart along e->best_n. Returns how far their difference lies
@@ -1324,20 +1320,24 @@ static mk_real weighted_witnesses(const epa *e, const int idx[3], const mk_real 
     const mk_real s = v3_dot(n, ab);
     /* (a crossing clamped into its triangle: 1.6e-6 on a pair at the scale
      * 1e3 whose planes gave no exit) */
-    const mk_real miss = v3_len(v3_madd(ab, -s, n));
+    const mk_real miss2 = v3_len2(v3_madd(ab, -s, n));
     const mk_real floor_len = 64 * DBL_EPSILON * e->scale;
-    if (miss > floor_len) {
+    if (miss2 > floor_len * floor_len) {
         const mk_vec3 m = v3_scale(v3_add(a, b), 0.5);
         *pa = v3_madd(m, 0.5 * e->upper, n);
         *pb = v3_madd(m, -0.5 * e->upper, n);
-        return miss;
+        return sqrt(miss2);
     }
     mk_real delta = e->upper - s;
     *pa = v3_madd(a, 0.5 * delta, n);
     *pb = v3_madd(b, -0.5 * delta, n);
-    return miss;
+    return sqrt(miss2);
 }
 
+/* Witnesses of the polytope's answer (core points, A's frame): where the ray
+ * along e->best_n leaves it (the same convex combination of A's and of B's
+ * support points), put exactly the depth (e->upper) apart along it. 0 when
+ * the ray finds no face. */
 static int ray_witnesses(epa *e, mk_vec3 *pa, mk_vec3 *pb)
 {
     int idx[3];
