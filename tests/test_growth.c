@@ -1339,13 +1339,12 @@ START_TEST(boolean_plane_margin_at_touching)
 }
 END_TEST
 
-/* Boolean mode stops early: never more iterations than the distance query. */
 /* Two capsules whose growth distance is 1.059 (boolean_exits_early at
  * MK_TEST_SCALE=300, #872625): the Boolean query's basis-normal supports crept
  * towards the answer and took 10 where the distance query's whole-P step
  * takes 1; since growth.c's MK_GROWTH_BOOLEAN_WHOLE_AFTER it takes that step
- * from its fourth support. The verdict (separated), its plane and the
- * distance's bracket are checked with the count. */
+ * from its fourth support. The verdict (separated), its margin and its
+ * bounds against the distance query's are checked with the count. */
 START_TEST(boolean_on_capsules_near_touching_ends_early)
 {
     mk_shape a, b;
@@ -1377,6 +1376,7 @@ START_TEST(boolean_on_capsules_near_touching_ends_early)
 }
 END_TEST
 
+/* Boolean mode stops early: never more iterations than the distance query. */
 START_TEST(boolean_exits_early)
 {
     or_rng r = or_rng_make(0xb001);
