@@ -1486,9 +1486,8 @@ END_TEST
  * direction n tie: their cosines within the manifold's face tie, 1e-4. */
 static int face_tie(const mk_transform *x, mk_vec3 n)
 {
-    double c[3];
-    for (int k = 0; k < 3; ++k)
-        c[k] = fabs(x->R.m[0][k] * n.x + x->R.m[1][k] * n.y + x->R.m[2][k] * n.z);
+    const mk_vec3 l = m3_tmul(&x->R, n); /* n in the box's frame */
+    const double c[3] = {fabs(l.x), fabs(l.y), fabs(l.z)};
     const double hi = fmax(c[0], fmax(c[1], c[2])), lo = fmin(c[0], fmin(c[1], c[2]));
     const double mid = c[0] + c[1] + c[2] - hi - lo;
     return hi - mid <= 1e-4;
