@@ -768,6 +768,87 @@ START_TEST(class_aabbs_exact)
 }
 END_TEST
 
+/* Robot models hang geoms on bodies with offsets (dGeomSetOffset*), and older
+ * code wraps them in a dGeomTransform: ODE's own colliders read the geom's
+ * final pose (body pose times offset; for the wrapped geom, the transform's
+ * pose times the geom's), and an override that read the body's pose, or the
+ * wrapped geom's own, would put the shape 0.1 m or more off. Every kind
+ * (geom a) against every kind: the contacts of the offset geom and of the
+ * wrapped one match those of the same geom placed directly at that world
+ * pose, in count, depth (to EPA's tolerance), position and normal (to 1e-3:
+ * two deep rounded pairs have a flat minimum whose normal the depth's
+ * tolerance fixes only to about 1e-4; a wrong pose is off by 0.1). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+START_TEST(offset_and_transform_geoms)
+{
+    setup();
+    ck_assert_int_eq(mk_ode_install(NULL), 0);
+    dWorldID world = dWorldCreate();
+    dMatrix3 R, Rb, Ri, Ro;
+    dRFromAxisAndAngle(R, 0.3, 0.5, 0.2, 0.4); /* place_pair's pose of a */
+    dRFromEulerAngles(Rb, -0.5, 0.4, 0.7);
+    dRFromEulerAngles(Ri, 0.1, -0.2, 0.3);
+    dMULTIPLY2_333(Ro, R, Ri); /* the transform's rotation: Ro Ri = R */
+    const dVector3 p_in = {0.05, 0, -0.02};
+    for (int i = 0; i < KIND_PLANE; ++i)
+        for (int j = 0; j < NUM_KINDS; ++j) {
+            dGeomID direct = make_kind(i), other = make_kind(j);
+            place_pair(direct, i, other, j);
+            const dReal *P = dGeomGetPosition(direct);
+
+            dBodyID body = dBodyCreate(world);
+            dBodySetPosition(body, 0.3, -0.2, 0.5);
+            dBodySetRotation(body, Rb);
+            dGeomID offset = make_kind(i);
+            dGeomSetBody(offset, body);
+            dGeomSetOffsetWorldPosition(offset, P[0], P[1], P[2]);
+            dGeomSetOffsetWorldRotation(offset, R);
+
+            dGeomID wrapped = make_kind(i), tr = dCreateGeomTransform(0);
+            dGeomTransformSetGeom(tr, wrapped);
+            dGeomSetPosition(wrapped, p_in[0], p_in[1], p_in[2]);
+            dGeomSetRotation(wrapped, Ri);
+            dVector3 q;
+            dMULTIPLY0_331(q, Ro, p_in);
+            dGeomSetRotation(tr, Ro);
+            dGeomSetPosition(tr, P[0] - q[0], P[1] - q[1], P[2] - q[2]);
+
+            dContact c0[8], c1[8];
+            const int n0 = dCollide(direct, other, 8, &c0[0].geom, (int)sizeof(dContact));
+            ck_assert_msg(n0 > 0, "kinds %d, %d: place_pair overlaps them", i, j);
+            for (int v = 0; v < 2; ++v) {
+                dGeomID g = v ? tr : offset;
+                const int n1 = dCollide(g, other, 8, &c1[0].geom, (int)sizeof(dContact));
+                ck_assert_msg(n1 == n0, "kinds %d, %d, %s: %d contacts, placed directly %d", i, j,
+                              v ? "transform" : "offset", n1, n0);
+                for (int k = 0; k < n0; ++k) {
+                    const dContactGeom *a = &c0[k].geom, *b = &c1[k].geom;
+                    /* ODE names the wrapped geom (dGeomTransformSetInfo 0) */
+                    ck_assert_ptr_eq(b->g1, v ? wrapped : offset);
+                    ck_assert_ptr_eq(b->g2, other);
+                    ck_assert_msg(fabs(a->depth - b->depth) <= 1e-6, "kinds %d, %d, %s, contact %d: depth %.9g vs %.9g",
+                                  i, j, v ? "transform" : "offset", k, b->depth, a->depth);
+                    for (int m = 0; m < 3; ++m)
+                        ck_assert_msg(fabs(a->pos[m] - b->pos[m]) <= 1e-3 && fabs(a->normal[m] - b->normal[m]) <= 1e-3,
+                                      "kinds %d, %d, %s, contact %d: pos/normal %d off by %.3g / %.3g", i, j,
+                                      v ? "transform" : "offset", k, m, b->pos[m] - a->pos[m],
+                                      b->normal[m] - a->normal[m]);
+                }
+            }
+            destroy_kind(direct);
+            destroy_kind(offset);
+            dGeomDestroy(tr); /* cleanup 0: the wrapped geom is ours to destroy */
+            destroy_kind(wrapped);
+            destroy_kind(other);
+            dBodyDestroy(body);
+        }
+    dWorldDestroy(world);
+    teardown();
+}
+END_TEST
+#pragma GCC diagnostic pop
+
 /* mk_ode_shutdown before the dCloseODE that ends ODE: after a new dInitODE2,
  * another library's class gets dFirstUserClass (ODE forgot ours) and the next
  * install makes minkowski's classes afresh, which collide again. */
@@ -1137,6 +1218,7 @@ int main(void)
     tcase_add_test(api, zero_sizes);
     tcase_add_test(api, convex_side_table);
     tcase_add_test(api, class_aabbs_exact);
+    tcase_add_test(api, offset_and_transform_geoms);
     tcase_add_test(api, shutdown_and_reinit);
     suite_add_tcase(s, api);
     TCase *scenes = tcase_create("scenes");
