@@ -500,6 +500,68 @@ START_TEST(certificate_follows_shape_changes)
 }
 END_TEST
 
+// Bullet users build bodies from btCompoundShape; its algorithm hands each
+// child to the dispatcher with the child's world transform (body times child
+// offset), where minkowski's algorithms answer. Every convex kind as the
+// child, against every kind: the same points as the child placed directly at
+// that world transform, every child pair answered by minkowski.
+START_TEST(compound_children)
+{
+    Shapes shapes;
+    CollisionWorld w;
+    mk_bullet_context *ctx = mk_bullet_install(&w.dispatcher, nullptr);
+    ck_assert_ptr_nonnull(ctx);
+    struct Points : btCollisionWorld::ContactResultCallback {
+        std::vector<btVector3> on_b, normal;
+        std::vector<btScalar> distance;
+        btScalar addSingleResult(btManifoldPoint &cp, const btCollisionObjectWrapper *, int, int,
+                                 const btCollisionObjectWrapper *, int, int) override
+        {
+            on_b.push_back(cp.getPositionWorldOnB());
+            normal.push_back(cp.m_normalWorldOnB);
+            distance.push_back(cp.getDistance());
+            return 0;
+        }
+    };
+    const btTransform child(btQuaternion(0.3f, -0.2f, 0.4f), btVector3(0.05f, -0.03f, 0.02f));
+    const int n = int(shapes.all.size());
+    for (int i = 0; i < n - 1; ++i) // every kind but the plane as the child
+        for (int j = 0; j < n; ++j) {
+            btCompoundShape compound;
+            compound.addChildShape(child, shapes.all[size_t(i)].get());
+            btCollisionObject whole = make_object(&compound, btVector3(0, 0, 0));
+            btCollisionObject direct = make_object(shapes.all[size_t(i)].get(), btVector3(0, 0, 0));
+            direct.setWorldTransform(whole.getWorldTransform() * child);
+            btCollisionObject b = make_object(shapes.all[size_t(j)].get(), place_b(i, j));
+            if (j == 8) { // the plane z = 0, the child's lowest point 5 cm below
+                b.setWorldTransform(btTransform::getIdentity());
+                btTransform lift = whole.getWorldTransform();
+                lift.setOrigin(btVector3(0, 0, 0.05f));
+                whole.setWorldTransform(lift);
+                direct.setWorldTransform(lift * child);
+            }
+            Points p0, p1;
+            w.world.contactPairTest(&direct, &b, p0);
+            const unsigned long long before = mk_bullet_get_stats(ctx).calls;
+            w.world.contactPairTest(&whole, &b, p1);
+            ck_assert_msg(mk_bullet_get_stats(ctx).calls == before + 1, "child %d / %d not answered by minkowski", i, j);
+            ck_assert_msg(!p0.distance.empty() && p0.distance.size() == p1.distance.size(),
+                          "child %d / %d: %d points, placed directly %d", i, j, int(p1.distance.size()),
+                          int(p0.distance.size()));
+            for (size_t k = 0; k < p0.distance.size(); ++k) {
+                ck_assert_msg(std::fabs(p0.distance[k] - p1.distance[k]) <= 1e-5f &&
+                                  (p0.on_b[k] - p1.on_b[k]).length() <= 1e-4f &&
+                                  (p0.normal[k] - p1.normal[k]).length() <= 1e-4f,
+                              "child %d / %d, point %d: distance %g vs %g, point %g off, normal %g off", i, j, int(k),
+                              double(p1.distance[k]), double(p0.distance[k]), double((p0.on_b[k] - p1.on_b[k]).length()),
+                              double((p0.normal[k] - p1.normal[k]).length()));
+            }
+        }
+    ck_assert_int_eq(int(mk_bullet_get_stats(ctx).failures), 0);
+    mk_bullet_uninstall(ctx);
+}
+END_TEST
+
 // Smallest distance contactPairTest reports for a and b (1 when none).
 btScalar pair_distance(btCollisionWorld &world, btCollisionObject &a, btCollisionObject &b)
 {
@@ -613,6 +675,7 @@ int main()
     tcase_add_test(api, conventions_match_stock);
     tcase_add_test(api, certificate_follows_shape_changes);
     tcase_add_test(api, shapes_bullet_takes);
+    tcase_add_test(api, compound_children);
     suite_add_tcase(s, api);
     TCase *scenes = tcase_create("scenes");
     tcase_set_timeout(scenes, 600);
