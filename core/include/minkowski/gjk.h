@@ -46,7 +46,8 @@ typedef enum mk_gjk_init {
 typedef struct mk_gjk_settings {
     mk_gjk_variant variant;
     int normalize_dir;      /* eq. 33 for the momentum update (both momentum variants) */
-    int fallback_to_vanilla;/* eq. 32 switch when momentum stalls; default 1 */
+    int fallback_to_vanilla;/* eq. 32 switch when momentum stalls, and Polyak vanilla from
+                               iteration 4 (its faded momentum, gjk.c); default 1 */
     int relative_tolerance; /* 0: stop on g <= min(tol, 1e-4 ||x||^2); 1: stop on g <= tol * ||x||^2 */
     mk_real tolerance;      /* on the duality gap g (units of length^2 when absolute) */
     int max_iterations;     /* > 0; reaching it returns MK_GJK_MAX_ITER */
