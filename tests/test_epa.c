@@ -1616,6 +1616,95 @@ START_TEST(hostile_touching_ellipsoid_and_box_witnesses)
 }
 END_TEST
 
+/* A cylinder touching a hull of 49 points (depth 8.6e-11 at unit size), asked
+ * for a relative tolerance of 1e-9 (of the depth: below rounding): EPA ends at
+ * its iteration budget with a polytope whose faces lie within rounding of the
+ * origin, so no face is trusted as the ray's exit, the answer's face (an early
+ * one) holds no pair near the ray, and the witnesses came from GJK's pair,
+ * |x| = 7.5e-9 apart: the hull's witness 3.8e-9 outside it, where the bracket
+ * is 3.6e-12 wide (test_contracts with the witnesses checked under the
+ * relative tolerance, MK_TEST_SCALE=10, scene 5054). Now every live face is a
+ * candidate, and one holds a pair within rounding of the ray. */
+START_TEST(hostile_touching_cylinder_and_hull_relative_witnesses)
+{
+    static const mk_vec3 pts[49] = {
+        {0x1.1d9e6142a7b4bp-2, 0x1.e4d9de133f4a5p-2, 0x1.4f635b7f6a771p-1},
+        {0x1.175974d48d7d8p-2, -0x1.5ac435d7de9dfp-2, -0x1.de753fcdaaecdp-1},
+        {0x1.9b6456a9189ddp-2, 0x1.6d3d5ff089d97p-3, -0x1.97d039b7f724fp-1},
+        {-0x1.b49ba1e91506cp-3, -0x1.757cb2e86abb3p-1, -0x1.4eea71b1c44d1p-1},
+        {-0x1.198a2a0c2bb11p-3, -0x1.f4a5a888a028ap-3, -0x1.15035ff34e738p+0},
+        {-0x1.98f715924eba7p-4, 0x1.f002f5b2648edp-1, -0x1.3aa4f08955cc5p-3},
+        {-0x1.98f835f18eb4fp-3, -0x1.4f16824ad328bp-7, -0x1.1484511e72495p+0},
+        {0x1.011e860cd40fcp-3, 0x1.fd98ebb1f1cp-2, -0x1.ede503bfb5a52p-1},
+        {-0x1.4e752c0065079p-2, 0x1.a14710b453d86p-1, -0x1.d92ddce042fa6p-5},
+        {-0x1.b979a9a6c824dp-2, -0x1.3808a709e23dep-1, -0x1.1f00b61515d75p-2},
+        {-0x1.0f0eb44cf0bdep-1, 0x1.16972f8445118p-2, -0x1.41b03a5747633p-2},
+        {-0x1.024eba9b0e14p-1, 0x1.19540d6436fa5p-2, -0x1.ca758aa9e172fp-2},
+        {-0x1.f566c8e76fff1p-2, 0x1.a007179817eafp-2, 0x1.7e39f292ec676p-2},
+        {-0x1.8d3716526f789p-2, 0x1.76b68c87d6edp-1, -0x1.16fc0f279de58p-7},
+        {-0x1.0833b13e30d24p-1, 0x1.bca634f166ae3p-2, -0x1.dfc3e359476b3p-6},
+        {-0x1.215733da64eebp-1, -0x1.b5222bdd044f3p-4, -0x1.476678b5b2039p-3},
+        {-0x1.4fd05be60ba4bp-5, 0x1.70ef294cf00eap-2, 0x1.120b9892e3e35p+0},
+        {-0x1.66f1fa8a7f833p-2, 0x1.54a6635517d5p-1, 0x1.f1e6da101f424p-2},
+        {-0x1.b4b90a3fc5b54p-6, 0x1.7b156cef8aa25p-3, 0x1.21765214dce4fp+0},
+        {0x1.3bce722372569p-2, 0x1.b7fb2f8438d23p-2, -0x1.ab0faa9799f1cp-1},
+        {0x1.90c4ef8a67545p-2, -0x1.6012dac9188e2p-1, -0x1.15faf2f09e5e1p-2},
+        {0x1.851fcf79d7d03p-2, -0x1.497071eb1e351p-1, -0x1.bc504c05e537dp-2},
+        {-0x1.047686fa9191ap-2, -0x1.9ce2d75e2e00ep-1, -0x1.bfc0ec7b78c55p-2},
+        {-0x1.4fef35e12fec9p-2, -0x1.7e626bb4d6af9p-1, 0x1.83092a5813651p-2},
+        {-0x1.9bdbbbbbc987p-5, 0x1.8167a727d1bbap-1, -0x1.7d3551d8d12dfp-1},
+        {0x1.242eee528bd37p-3, 0x1.2a062c075d50ap-1, -0x1.c6de63d1eabeep-1},
+        {0x1.e12683451ffa6p-2, -0x1.c60735b73e0aap-2, 0x1.aa4f5d853385cp-2},
+        {0x1.80854fef3d4c4p-2, -0x1.71ab75ccb915cp-1, 0x1.eb06383edb975p-3},
+        {0x1.07693dae4c057p-1, -0x1.91273b4aca5dcp-2, 0x1.de2a26428fa54p-3},
+        {0x1.16eaa5722e1c9p-1, -0x1.cf5f0f6a80421p-4, 0x1.5acb8fa08cd1ap-2},
+        {0x1.4a2a0b9a1c2fp-3, -0x1.5a4c6e8e6babdp-1, 0x1.8ed64e7f13badp-1},
+        {0x1.08b756377b8f4p-2, -0x1.545abbbe981a8p-1, 0x1.5c7a512402429p-1},
+        {0x1.0f6f11a908909p-4, -0x1.d54383e096b9fp-1, 0x1.b0de98716d687p-2},
+        {-0x1.0d2865e42c08dp-3, -0x1.e8623a2246234p-2, 0x1.f37689cc80048p-1},
+        {0x1.6302c25bea152p-2, 0x1.d49932fba215cp-3, 0x1.c216b21d7c7e2p-1},
+        {-0x1.46b314b2d702bp-4, 0x1.d2c3def4633cep-5, 0x1.239ac73d60179p+0},
+        {-0x1.0a13c6086b976p-2, 0x1.7b96b02b30e5p-6, 0x1.06eae140f6954p+0},
+        {-0x1.0280c3745e133p-2, -0x1.546ab3c8e1f74p-1, 0x1.61103ec9a2972p-1},
+        {-0x1.0689ef3805c5fp-1, -0x1.c8d12537fc945p-2, 0x1.f67eb1af349adp-7},
+        {-0x1.d52b1643c1d04p-3, -0x1.7a84532a3221fp-4, 0x1.0d0d93c107e9cp+0},
+        {-0x1.a21c97d8ddacap-2, 0x1.68c41d055952dp-3, 0x1.3fadebceeb2f8p-1},
+        {-0x1.40ade3fdc2086p-2, 0x1.0d95dfef053bdp-2, 0x1.d4ff55c5f5299p-1},
+        {-0x1.6b3b76c7fa691p-3, 0x1.bc904459f01f6p-6, 0x1.1868a6cfe81f6p+0},
+        {-0x1.8adfb438f108p-3, 0x1.768747187fa8ep-2, 0x1.ff6309f6ff04p-1},
+        {-0x1.fe75e2e24645ep-7, 0x1.a6e67a8917649p-1, -0x1.46fd987556891p-1},
+        {-0x1.96f480877ac0cp-5, 0x1.81ee06c860a1ep-1, -0x1.7c9358cbe2644p-1},
+        {-0x1.647aeac134952p-5, 0x1.b9f43504cede8p-1, -0x1.2014a4fc02206p-1},
+        {0x1.4c58c4dd61e57p-3, 0x1.854332e8c00bep-1, -0x1.54d0120bec3c9p-1},
+        {0x1.8d5606009e32ep-3, 0x1.a47495e8604dbp-1, -0x1.08f5624714c36p-1},
+    };
+    mk_hull *hull;
+    ck_assert_int_eq(mk_hull_create(pts, 49, &hull), MK_OK);
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_cylinder(&a, 0.21369266999987974, 1.0614156387641864, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&b, hull, 0), MK_OK);
+    const mk_transform xa = {{{{0x1.44fccd0d03ec8p-2, -0x1.493c4d25f5a8cp-3, -0x1.de80be3500b03p-1},
+                               {-0x1.88a4b6b608274p-3, -0x1.f3bd1d0bb69a2p-1, 0x1.a50520ccb2dfcp-4},
+                               {-0x1.db8112190ad85p-1, 0x1.2c2539a628a49p-3, -0x1.5cc3ee5589ff4p-2}}},
+                             {-0x1.672fd6adc8e55p+0, -0x1.18f4148b9e854p+1, -0x1.f80e65079996ap-1}};
+    const mk_transform xb = {{{{-0x1.592c4f1a5ade4p-1, 0x1.506f58d383074p-1, 0x1.595150fb23408p-2},
+                               {-0x1.774ba15023378p-1, -0x1.4d74ee161bbe2p-1, -0x1.9212bfe77a926p-3},
+                               {0x1.73318329e93dcp-4, -0x1.84a6480ab2fb9p-2, 0x1.d76965dd29deep-1}}},
+                             {-0x1.1e210adb22691p+1, -0x1.816a592f5239cp+1, -0x1.9e94e49071c98p+0}};
+    mk_epa_settings rel = mk_epa_default_settings();
+    rel.tolerance = 0;
+    rel.relative_tolerance = 1e-9;
+    mk_signed_distance_result sd;
+    const mk_status st = signed_distance(&a, xa, &b, xb, &rel, &sd);
+    ck_assert(st == MK_PENETRATING || st == MK_EPA_MAX_ITER);
+    ck_assert(sd.distance < 0 && sd.distance > -1e-9 && sd.lower_bound <= sd.distance && sd.distance <= sd.upper_bound);
+    const double size = 1.110581612293819;
+    const double oa = or_point_shape(&a, &xa, sd.point_a, NULL), ob = or_point_shape(&b, &xb, sd.point_b, NULL);
+    ck_assert_msg(oa <= 1e-9 * size && ob <= 1e-9 * size, "witnesses outside their shapes by %g and %g", oa, ob);
+    mk_hull_destroy(hull);
+}
+END_TEST
+
 /* A sphere of 1.5 cm against the side of a cone 1.1e6 across, at coordinates
  * of 2e5: the second, tighter core GJK run (above) came back saying the core
  * point touched the cone, which the first had proved 0.013 away; kept with
@@ -2540,6 +2629,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_capsule_on_a_wide_disk);
     tcase_add_test(hostile, hostile_sphere_deep_in_a_cone_witnesses);
     tcase_add_test(hostile, hostile_touching_ellipsoid_and_box_witnesses);
+    tcase_add_test(hostile, hostile_touching_cylinder_and_hull_relative_witnesses);
     tcase_add_test(hostile, hostile_stacked_cubes);
     tcase_add_test(hostile, signed_distance_continuous_across_touching);
     tcase_add_test(hostile, signed_distance_face_sweep);

@@ -1304,10 +1304,10 @@ static mk_status cores_apart(const mk_pair *pair, const mk_gjk_result *g, mk_epa
 
 /* Witnesses from weights lam of the polytope vertices idx: the same convex
  * combination of A's and of B's support points, put exactly the depth
- * (e->upper) apart along e->best_n. Returns how far their difference lies
- * off that line (rounding, or a point clamped into its triangle): beyond
- * rounding, the pair's midpoint is moved instead, so that point_b - point_a
- * stays along n, each witness then off its shape by up to half of that. */
+ * (e->upper) apart along e->best_n. When their difference lies off that line
+ * beyond rounding (a point clamped into its triangle), the pair's midpoint is
+ * moved instead, so that point_b - point_a stays along n. Returns |a - b -
+ * depth n|: each witness lies within half of that of its shape's point. */
 static mk_real weighted_witnesses(const epa *e, const int idx[3], const mk_real lam[3], mk_vec3 *pa, mk_vec3 *pb)
 {
     const mk_vec3 n = e->best_n;
@@ -1326,12 +1326,11 @@ static mk_real weighted_witnesses(const epa *e, const int idx[3], const mk_real 
         const mk_vec3 m = v3_scale(v3_add(a, b), 0.5);
         *pa = v3_madd(m, 0.5 * e->upper, n);
         *pb = v3_madd(m, -0.5 * e->upper, n);
-        return sqrt(miss2);
+    } else {
+        *pa = v3_madd(a, 0.5 * (e->upper - s), n);
+        *pb = v3_madd(b, -0.5 * (e->upper - s), n);
     }
-    mk_real delta = e->upper - s;
-    *pa = v3_madd(a, 0.5 * delta, n);
-    *pb = v3_madd(b, -0.5 * delta, n);
-    return sqrt(miss2);
+    return v3_len(v3_madd(ab, -e->upper, n));
 }
 
 /* Witnesses of the polytope's answer (core points, A's frame): where the ray
@@ -1350,22 +1349,41 @@ static int ray_witnesses(epa *e, mk_vec3 *pa, mk_vec3 *pb)
     return 1;
 }
 
-/* Witnesses of the face that gave the answer (e->best_face, alive or not:
- * its vertices are points of D), at the point of its triangle nearest the
- * foot of the ray on its plane; returns how far their difference lies off
- * the ray (weighted_witnesses), infinity without such a face. For a
- * polytope the ray cannot be trusted to leave (ray_exit: a face within
- * rounding of the origin). */
-static mk_real best_face_witnesses(const epa *e, mk_vec3 *pa, mk_vec3 *pb)
+/* Witnesses of face fi (alive or not: its vertices are points of D) at the
+ * point of its triangle nearest the ray's point at the depth; returns
+ * weighted_witnesses' |a - b - depth n|. */
+static mk_real face_witnesses(const epa *e, int fi, mk_vec3 *pa, mk_vec3 *pb)
 {
-    if (e->best_face < 0)
-        return INFINITY;
-    const face *g = &e->f[e->best_face];
+    const face *g = &e->f[fi];
     const int idx[3] = {g->v[0], g->v[1], g->v[2]};
     const mk_vec3 q = v3_scale(e->best_n, e->upper);
     mk_real lam[3] = {1, 0, 0};
     refine_weights(e, idx, q, lam);
     return weighted_witnesses(e, idx, lam, pa, pb);
+}
+
+/* For a polytope the ray cannot be trusted to leave (ray_exit: a face within
+ * rounding of the origin): the pair nearest the answer (a - b = depth n)
+ * among the face that gave it (e->best_face) and the live faces; returns its
+ * |a - b - depth n|, infinity without a face. The answer's face alone was
+ * not enough: a cylinder touching a hull (depth 8.6e-11, a relative tolerance
+ * of 1e-9 of it) ran EPA to its budget, the answer came from an early face
+ * whose pair lay 8.9e-4 off, and a live face held one within rounding (test_epa
+ * hostile_touching_cylinder_and_hull_relative_witnesses). Only on this path,
+ * at most the face budget's refine_weights. */
+static mk_real nearest_face_witnesses(const epa *e, mk_vec3 *pa, mk_vec3 *pb)
+{
+    mk_real best = e->best_face < 0 ? INFINITY : face_witnesses(e, e->best_face, pa, pb);
+    for (int k = 0; k < e->nlive; ++k) {
+        mk_vec3 fa, fb;
+        const mk_real err = face_witnesses(e, e->live[k], &fa, &fb);
+        if (err < best) {
+            best = err;
+            *pa = fa;
+            *pb = fb;
+        }
+    }
+    return best;
 }
 
 /* The point GJK's simplex has in both cores: its weights applied to A's
@@ -1399,13 +1417,17 @@ static mk_real best_face_witnesses(const epa *e, mk_vec3 *pa, mk_vec3 *pb)
  * one. An ellipsoid 1470 across touching a box's edge, GJK 9.8e-6 short of
  * it: the ellipsoid's weighted sum put the witnesses 9.8e-6 off, its support
  * along EPA's normal (noise-level at touching) 6.8e-3 off the edge; the half
- * sum, 4.9e-6 off, is the best of this simplex, and epa_solve takes the
- * answer face's pair instead when it lies nearer the ray (there 2.7e-9 off;
- * test_contracts at MK_TEST_SCALE=1000, scene 1,623,469). */
-static mk_vec3 gjk_common_point(const mk_simplex *sx, int *anchor)
+ * sum, 4.9e-6 off, is the best of this simplex, and epa_solve takes a
+ * polytope face's pair instead when it is nearer the answer (there 2.7e-9 off;
+ * test_contracts at MK_TEST_SCALE=1000, scene 1,623,469). *pa, *pb: the
+ * pair of the weights taken (a - b = x below four points), against which
+ * epa_solve weighs the polytope faces' pairs. */
+static mk_vec3 gjk_common_point(const mk_simplex *sx, int *anchor, mk_vec3 *pa, mk_vec3 *pb)
 {
     mk_vec3 a, b;
     simplex_witnesses(sx, &a, &b);
+    *pa = a;
+    *pb = b;
     mk_real spread_a = 0, spread_b = 0;
     for (int i = 1; i < sx->count; ++i) {
         const mk_real da = v3_len2(v3_sub(sx->a[i], sx->a[0])), db = v3_len2(v3_sub(sx->b[i], sx->b[0]));
@@ -1438,6 +1460,8 @@ static mk_vec3 gjk_common_point(const mk_simplex *sx, int *anchor)
             b = tb;
         }
     }
+    *pa = a;
+    *pb = b;
     return spread_a < spread_b ? a : spread_b < spread_a ? b : v3_scale(v3_add(a, b), 0.5);
 }
 
@@ -1516,20 +1540,30 @@ static mk_status epa_solve(const mk_pair *pair, ctx *c, const mk_gjk_result *gjk
     mk_vec3 a, b;
     *anchor = 0;
     if (!(so == SEED_POLYTOPE && ray_witnesses(&e, &a, &b))) {
-        const mk_vec3 m = gjk_common_point(&gjk->simplex, anchor);
+        mk_vec3 ga, gb;
+        const mk_vec3 m = gjk_common_point(&gjk->simplex, anchor, &ga, &gb);
         const mk_real up = *anchor < 0 ? 0 : *anchor > 0 ? e.upper : 0.5 * e.upper;
         a = v3_madd(m, up, e.best_n);
         b = v3_madd(m, up - e.upper, e.best_n);
-        /* GJK's pair is |x| apart (its point of D): halfway, each witness is
-         * off its shape by up to |x| / 2. The answer's face may hold a
-         * closer pair: an ellipsoid touching a box at the scale 1e3 (depth
-         * 5.9e-9, a face's offset -7e-11 within the flat tolerance 1.8e-7,
-         * so the ray was not trusted) took GJK's pair, |x| = 9.8e-6 after
-         * GJK stalled, and both witnesses lay 4.9e-6 off their shapes; the
-         * face's pair lay within rounding of the ray (test_contracts at
-         * MK_TEST_SCALE=1000, scene 1,623,469). */
+        /* GJK's pair (ga, gb: a - b = x, its point of D, or a tetrahedron's
+         * weights' rounding) placed about m: each witness is off its shape by
+         * up to about |ga - gb - depth n| / 2. A face of the polytope may hold
+         * a pair nearer the answer: an ellipsoid touching a box at the scale
+         * 1e3 (depth 5.9e-9, a face's offset -7e-11 within the flat tolerance
+         * 1.8e-7, so the ray was not trusted) took GJK's pair, |x| = 9.8e-6
+         * after GJK stalled, and both witnesses lay 4.9e-6 off their shapes;
+         * the answer's face held a pair within rounding (test_contracts at
+         * MK_TEST_SCALE=1000, scene 1,623,469). Two cylinders overlapping by
+         * 3.6e-9 at unit size, EPA at its budget under a relative tolerance:
+         * GJK's tetrahedron (|x| = 0) put a witness 1.7e-9 outside a
+         * cylinder, a live face's pair was within rounding (scene 321,205 of
+         * the relative-tolerance run at MK_TEST_SCALE=1000). Weighed by
+         * its distance off the ray alone, not along it, a face's pair 3.1e-9
+         * short of the depth won over GJK's exact one where a cone exactly
+         * touched a hull (scene 543,908: witnesses 1.5e-9 off). */
         mk_vec3 fa, fb;
-        if (so == SEED_POLYTOPE && !*anchor && best_face_witnesses(&e, &fa, &fb) < gjk->core_distance) {
+        const mk_real gjk_off = v3_len(v3_madd(v3_sub(ga, gb), -e.upper, e.best_n));
+        if (so == SEED_POLYTOPE && !*anchor && nearest_face_witnesses(&e, &fa, &fb) < gjk_off) {
             a = fa;
             b = fb;
         }
