@@ -775,9 +775,11 @@ END_TEST
  * wrapped geom's own, would put the shape 0.1 m or more off. Every kind
  * (geom a) against every kind: the contacts of the offset geom and of the
  * wrapped one match those of the same geom placed directly at that world
- * pose, in count, depth (to EPA's tolerance), position and normal (to 1e-3:
- * two deep rounded pairs have a flat minimum whose normal the depth's
- * tolerance fixes only to about 1e-4; a wrong pose is off by 0.1). */
+ * pose, in count, depth (to EPA's tolerance), position (1e-3) and normal
+ * (1e-2: a sphere or a capsule deep in a cylinder has a flat minimum, whose
+ * normal the depth's tolerance fixes only to about 1e-3, and the poses
+ * differ by rounding: 8.4e-4 measured, positions 3.3e-5; a wrong pose is
+ * off by 0.05 m and 0.37 rad or more). */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 START_TEST(offset_and_transform_geoms)
@@ -830,7 +832,7 @@ START_TEST(offset_and_transform_geoms)
                     ck_assert_msg(fabs(a->depth - b->depth) <= 1e-6, "kinds %d, %d, %s, contact %d: depth %.9g vs %.9g",
                                   i, j, v ? "transform" : "offset", k, b->depth, a->depth);
                     for (int m = 0; m < 3; ++m)
-                        ck_assert_msg(fabs(a->pos[m] - b->pos[m]) <= 1e-3 && fabs(a->normal[m] - b->normal[m]) <= 1e-3,
+                        ck_assert_msg(fabs(a->pos[m] - b->pos[m]) <= 1e-3 && fabs(a->normal[m] - b->normal[m]) <= 1e-2,
                                       "kinds %d, %d, %s, contact %d: pos/normal %d off by %.3g / %.3g", i, j,
                                       v ? "transform" : "offset", k, m, b->pos[m] - a->pos[m],
                                       b->normal[m] - a->normal[m]);
