@@ -1375,6 +1375,8 @@ static mk_real nearest_face_witnesses(const epa *e, mk_vec3 *pa, mk_vec3 *pb)
 {
     mk_real best = e->best_face < 0 ? INFINITY : face_witnesses(e, e->best_face, pa, pb);
     for (int k = 0; k < e->nlive; ++k) {
+        if (e->live[k] == e->best_face)
+            continue; /* weighed above */
         mk_vec3 fa, fb;
         const mk_real err = face_witnesses(e, e->live[k], &fa, &fb);
         if (err < best) {
