@@ -16,6 +16,19 @@ or_rng or_rng_make(uint64_t seed)
     return r;
 }
 
+uint64_t or_test_seed(uint64_t seed)
+{
+    const char *e = getenv("MK_TEST_SEED");
+    uint64_t k = e ? strtoull(e, NULL, 0) : 0;
+    if (k == 0)
+        return seed;
+    /* the committed seed, moved by a splitmix64 step of k (k = 0: unchanged) */
+    or_rng r = {k};
+    return seed ^ or_next(&r);
+}
+
+or_rng or_test_rng(uint64_t seed) { return or_rng_make(or_test_seed(seed)); }
+
 uint64_t or_next(or_rng *r)
 {
     uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);

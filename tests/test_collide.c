@@ -61,7 +61,7 @@ END_TEST
  * reproduces the signed distance. */
 START_TEST(agrees_with_signed_distance)
 {
-    or_rng r = or_rng_make(0xc011);
+    or_rng r = or_test_rng(0xc011);
     or_hull_pool p12, p60;
     ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
     ck_assert_int_eq(or_hull_pool_make(&p60, &r, 16, 60), MK_OK);
@@ -323,7 +323,7 @@ static int same_deepest_edge(const mk_manifold *m, const mk_manifold *box, doubl
  * stand-in's. */
 START_TEST(plane_matches_box_standin)
 {
-    or_rng r = or_rng_make(0x91a7e);
+    or_rng r = or_test_rng(0x91a7e);
     or_hull_pool p12, p60;
     ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
     ck_assert_int_eq(or_hull_pool_make(&p60, &r, 16, 60), MK_OK);
@@ -529,7 +529,7 @@ START_TEST(plane_patch_points)
     ck_assert_int_eq(pr.count, 0);
 
     /* random shapes, tilts and planes, as plane_matches_box_standin */
-    or_rng r = or_rng_make(0x9a7c4);
+    or_rng r = or_test_rng(0x9a7c4);
     or_hull_pool p12, p60;
     ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
     ck_assert_int_eq(or_hull_pool_make(&p60, &r, 16, 60), MK_OK);
@@ -679,7 +679,7 @@ static void same_points(const mk_manifold_point *p, const mk_manifold_point *q, 
  * corners, where the clip hands over). */
 START_TEST(growth_model_boxes_match_general_manifold)
 {
-    or_rng r = or_rng_make(0x6b0c5);
+    or_rng r = or_test_rng(0x6b0c5);
     mk_collide_settings s = mk_collide_default_settings();
     s.speculative = 0.02;
     mk_manifold_settings ms = mk_manifold_default_settings();
@@ -815,7 +815,7 @@ END_TEST
  * shortcut must also actually fire on a good share of the separated steps. */
 START_TEST(certificate_matches_full_pipeline)
 {
-    or_rng r = or_rng_make(0xce27);
+    or_rng r = or_test_rng(0xce27);
     or_hull_pool p12, p60;
     ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
     ck_assert_int_eq(or_hull_pool_make(&p60, &r, 16, 60), MK_OK);
@@ -1021,7 +1021,7 @@ static double overlap_along(const mk_pair *p, mk_vec3 n)
  * and their depth along the normal must be exact every step). */
 START_TEST(resting_shortcut_matches_oracle)
 {
-    or_rng r = or_rng_make(0x5e57);
+    or_rng r = or_test_rng(0x5e57);
     or_hull_pool p12;
     ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
     mk_hull *bev = bevelled_box(0.1, 0.01);
@@ -1162,7 +1162,7 @@ END_TEST
  * path must answer two thirds of the steps whose cores overlap. */
 START_TEST(curved_resting_matches_signed_distance)
 {
-    or_rng r = or_rng_make(0xc0e7ed);
+    or_rng r = or_test_rng(0xc0e7ed);
     or_hull_pool p12;
     ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
     const or_family others[8] = {OR_CYLINDER, OR_CONE,  OR_ELLIPSOID,        OR_HULL12,
@@ -1325,7 +1325,7 @@ static void jitter(or_rng *r, mk_vec3 *slide, mk_transform *xb, double step, dou
  * pairs that are not boxes. */
 START_TEST(resting_face_pair_matches_oracle)
 {
-    or_rng r = or_rng_make(0xfa1e);
+    or_rng r = or_test_rng(0xfa1e);
     mk_hull *kinds[3] = {bevelled_box(0.1, 0.01), NULL, NULL};
     mk_vec3 pts[12];
     for (int i = 0; i < 8; ++i)
@@ -1404,7 +1404,7 @@ END_TEST
  * most steps after the first. */
 START_TEST(resting_shortcut_edge_on_edge)
 {
-    or_rng r = or_rng_make(0xed6e);
+    or_rng r = or_test_rng(0xed6e);
     mk_vec3 cube[9];
     for (int i = 0; i < 8; ++i)
         cube[i] = v3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1);
@@ -1505,7 +1505,7 @@ static int face_tie(const mk_transform *x, mk_vec3 n)
  * separation. */
 START_TEST(box_sat_matches_oracle)
 {
-    or_rng r = or_rng_make(0xb0c5);
+    or_rng r = or_test_rng(0xb0c5);
     int n = or_scaled(20000), overlaps = 0, apart = 0, undecided = 0, compared = 0;
     double worst = 0;
     for (int i = 0; i < n; ++i) {
@@ -1630,7 +1630,7 @@ END_TEST
  * the deepest point is the exact oracle's depth to the pipeline's tie. */
 START_TEST(hull_boxes_take_the_box_path)
 {
-    or_rng r = or_rng_make(0xb0c6);
+    or_rng r = or_test_rng(0xb0c6);
     int compared = 0, overlapping = 0;
     for (int i = 0; i < or_scaled(2000); ++i) {
         mk_shape hs[2], bs[2];
@@ -1725,7 +1725,7 @@ END_TEST
  * a tie of the box's.) */
 START_TEST(box_sat_small_box_on_huge_ground)
 {
-    or_rng r = or_rng_make(0x96d);
+    or_rng r = or_test_rng(0x96d);
     mk_shape ground, box;
     ck_assert_int_eq(mk_shape_box(&ground, v3(2000, 2000, 1000), 0), MK_OK);
     for (int i = 0; i < or_scaled(2000); ++i) {
@@ -1771,7 +1771,7 @@ static mk_mat3 rotation_onto(mk_vec3 a, mk_vec3 b)
  * a plane, 2% with fewer than three points; on a box alike). */
 START_TEST(hull_lying_on_a_face_takes_that_face)
 {
-    or_rng r = or_rng_make(0xface);
+    or_rng r = or_test_rng(0xface);
     const int sizes[2] = {60, 240};
     mk_shape ground;
     ck_assert_int_eq(mk_shape_box(&ground, v3(3, 3, 0.5), 0), MK_OK);
@@ -1870,7 +1870,7 @@ static int vertex_split(const mk_contact_patch_result *m, const mk_contact_patch
  * the support vertex found). */
 START_TEST(hull_faces_face_to_face)
 {
-    or_rng r = or_rng_make(0xf2f);
+    or_rng r = or_test_rng(0xf2f);
     const int sizes[3] = {12, 60, 240};
     const mk_collide_settings st = mk_collide_default_settings();
     int cases = 0, other = 0, splits = 0;
@@ -2024,7 +2024,7 @@ START_TEST(mesh_hull_faces_are_flat_regions)
 {
     mk_vec3 pts[MESH_CUBE_MAX(6)];
     int n = mesh_cube(6, 0x3e5, pts);
-    or_rng r = or_rng_make(0x3e5);
+    or_rng r = or_test_rng(0x3e5);
     mk_hull *h = NULL;
     ck_assert_int_eq(mk_hull_create(pts, n, &h), MK_OK);
     ck_assert_int_gt(h->num_faces, 12); /* the faces are facets, not six squares */

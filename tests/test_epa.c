@@ -360,7 +360,7 @@ static double random_overlap(or_rng *r)
  * under four tolerances. */
 START_TEST(random_polytopes_vs_sat_oracle)
 {
-    or_rng r = or_rng_make(0xe9a0001);
+    or_rng r = or_test_rng(0xe9a0001);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     static const or_family kinds[6][2] = {{OR_BOX, OR_BOX},       {OR_BOX, OR_HULL12},    {OR_HULL12, OR_HULL12},
@@ -422,7 +422,7 @@ static void d_support(const mk_pair *p, mk_vec3 d, mk_vec3 *a, mk_vec3 *b)
  * result alone. */
 START_TEST(epa_from_points_vs_sat_oracle)
 {
-    or_rng r = or_rng_make(0xe9a5eed);
+    or_rng r = or_test_rng(0xe9a5eed);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     size_t bytes;
@@ -491,7 +491,7 @@ END_TEST
  * negative distance from GJK alone. Exact oracle for every pair here. */
 START_TEST(random_rounded_and_segment_cores)
 {
-    or_rng r = or_rng_make(0xe9a0002);
+    or_rng r = or_test_rng(0xe9a0002);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     static const or_family fam[] = {OR_SPHERE, OR_BOX, OR_CAPSULE, OR_HULL12, OR_ROUNDED_BOX, OR_ROUNDED_HULL};
@@ -562,7 +562,7 @@ static double sampled_depth(const mk_shape *a, const mk_transform *xa, const mk_
  * and the certified lower bound may not exceed the sampled minimum. */
 START_TEST(random_curved_cores)
 {
-    or_rng r = or_rng_make(0xe9a0003);
+    or_rng r = or_test_rng(0xe9a0003);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     static const or_family fam[] = {OR_CYLINDER, OR_CONE, OR_ELLIPSOID, OR_ROUNDED_CYLINDER, OR_ROUNDED_CONE,
@@ -630,7 +630,7 @@ END_TEST
 
 START_TEST(analytic_spheres)
 {
-    or_rng r = or_rng_make(0xe9a0004);
+    or_rng r = or_test_rng(0xe9a0004);
     stats st;
     stats_init(&st, 2000);
     for (int i = 0; i < 2000; ++i) {
@@ -658,7 +658,7 @@ END_TEST
 
 START_TEST(analytic_capsules)
 {
-    or_rng r = or_rng_make(0xe9a0005);
+    or_rng r = or_test_rng(0xe9a0005);
     stats st;
     stats_init(&st, 3000);
     for (int i = 0; i < 3000; ++i) {
@@ -706,7 +706,7 @@ static void random_boxes(or_rng *r, mk_shape *a, mk_vec3 *ha, mk_shape *b, mk_ve
 
 START_TEST(analytic_boxes)
 {
-    or_rng r = or_rng_make(0xe9a0006);
+    or_rng r = or_test_rng(0xe9a0006);
     stats st;
     stats_init(&st, 3000);
     for (int i = 0; i < 3000; ++i) {
@@ -1156,7 +1156,7 @@ START_TEST(hostile_zero_area_triangles)
      * in their difference, so expansion meets zero-area candidate faces. */
     stats st;
     stats_init(&st, 400);
-    or_rng r = or_rng_make(0x2e60);
+    or_rng r = or_test_rng(0x2e60);
     for (int i = 0; i < 100; ++i) {
         mk_vec3 ha = v3(0.5, 0.5, 0.5), hb = v3(0.5, 0.5, or_uniform(&r, 0.2, 0.5));
         mk_transform xb2 = mk_transform_identity();
@@ -1175,7 +1175,7 @@ END_TEST
  * without a floor test do. */
 START_TEST(hostile_flat_lattice_hulls)
 {
-    or_rng r = or_rng_make(0xf1a7);
+    or_rng r = or_test_rng(0xf1a7);
     stats st;
     stats_init(&st, 2000);
     for (int i = 0; i < or_scaled(1000); ++i) {
@@ -1236,7 +1236,7 @@ END_TEST
  * produce NaN. */
 START_TEST(hostile_coincident_centres)
 {
-    or_rng r = or_rng_make(0xcc01);
+    or_rng r = or_test_rng(0xcc01);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     stats st;
@@ -1273,7 +1273,7 @@ START_TEST(hostile_depth_exactly_zero)
     ck_assert_int_eq(mk_shape_box(&a, v3(1, 1, 0.5), 0), MK_OK);
     ck_assert_int_eq(mk_shape_box(&b, v3(0.5, 0.5, 0.5), 0), MK_OK);
     ck_assert_int_eq(mk_shape_sphere(&s, 0.3), MK_OK);
-    or_rng r = or_rng_make(0xd0);
+    or_rng r = or_test_rng(0xd0);
     stats st;
     stats_init(&st, 400);
     for (int i = 0; i < 100; ++i) {
@@ -1320,7 +1320,7 @@ END_TEST
  * the sliver's normal. */
 START_TEST(hostile_thin_boxes)
 {
-    or_rng r = or_rng_make(0x7b1);
+    or_rng r = or_test_rng(0x7b1);
     stats st;
     stats_init(&st, 4000);
     for (int i = 0; i < or_scaled(800); ++i) {
@@ -1349,7 +1349,7 @@ END_TEST
  * to 1e-1 on the benchmark's overlapping hulls). */
 START_TEST(hostile_tunnelled_box)
 {
-    or_rng r = or_rng_make(0x70e);
+    or_rng r = or_test_rng(0x70e);
     stats st;
     stats_init(&st, 2000);
     for (int i = 0; i < or_scaled(500); ++i) {
@@ -1736,7 +1736,7 @@ END_TEST
  * order of its size) or below rounding for the big one (no termination). */
 START_TEST(hostile_very_different_sizes)
 {
-    or_rng r = or_rng_make(0x51e);
+    or_rng r = or_test_rng(0x51e);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     stats st;
@@ -1904,7 +1904,7 @@ END_TEST
  * a neighbouring face) makes stacks walk. */
 START_TEST(hostile_stacked_cubes)
 {
-    or_rng r = or_rng_make(0x57ac);
+    or_rng r = or_test_rng(0x57ac);
     stats st;
     stats_init(&st, 4000);
     mk_shape cube;
@@ -1949,7 +1949,7 @@ END_TEST
  * signed_distance_face_sweep. */
 START_TEST(signed_distance_continuous_across_touching)
 {
-    or_rng r = or_rng_make(0xc047);
+    or_rng r = or_test_rng(0xc047);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     static const or_family fam[] = {OR_BOX, OR_HULL12, OR_HULL60, OR_SPHERE, OR_CAPSULE, OR_ROUNDED_BOX};
@@ -2020,7 +2020,7 @@ START_TEST(signed_distance_face_sweep)
     ck_assert_int_eq(mk_shape_box(&a, v3(1, 1, 1), 0), MK_OK);
     ck_assert_int_eq(mk_shape_box(&b[0], v3(0.3, 0.4, 0.5), 0), MK_OK);    /* EPA below 0 */
     ck_assert_int_eq(mk_shape_box(&b[1], v3(0.3, 0.4, 0.5), 0.05), MK_OK); /* GJK with radii */
-    or_rng r = or_rng_make(0x5eeb);
+    or_rng r = or_test_rng(0x5eeb);
     for (int i = 0; i < or_scaled(50); ++i) {
         mk_transform g = or_pose(&r, or_in_ball(&r, 2));
         mk_transform lb = pose_aa(v3(or_uniform(&r, -0.5, 0.5), or_uniform(&r, -0.5, 0.5), 0), v3(0, 0, 1),
@@ -2137,7 +2137,7 @@ START_TEST(hostile_nan_user_support)
     ck_assert_int_eq(mk_shape_box(&a, v3(0.5, 0.5, 0.5), 0), MK_OK);
     ck_assert_int_eq(mk_shape_box(&healthy, v3(0.5, 0.5, 0.5), 0), MK_OK);
     ck_assert_int_eq(mk_shape_user(&b, nan_below, NULL, v3(-0.5, -0.5, -0.5), v3(0.5, 0.5, 0.5), 0), MK_OK);
-    or_rng r = or_rng_make(0x7a7);
+    or_rng r = or_test_rng(0x7a7);
     size_t n;
     void *ws = workspace(&n);
     int invalid = 0, epa_invalid = 0;
@@ -2217,7 +2217,7 @@ END_TEST
  * holds the truth, the outputs are finite and the normal achieves the depth. */
 START_TEST(budgets_keep_certified_bounds)
 {
-    or_rng r = or_rng_make(0xb0d6);
+    or_rng r = or_test_rng(0xb0d6);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     int max_iter = 0, budget = 0;
@@ -2267,7 +2267,7 @@ END_TEST
  * answer must match mk_signed_distance either way. */
 START_TEST(epa_after_gjk_on_rounded_shapes)
 {
-    or_rng r = or_rng_make(0xe9a0007);
+    or_rng r = or_test_rng(0xe9a0007);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     size_t n;
@@ -2350,7 +2350,7 @@ END_TEST
  * seed is GJK's own tetrahedron did it, e.g. these axis-aligned boxes). */
 START_TEST(relative_tolerance_alone)
 {
-    or_rng r = or_rng_make(0x4e1);
+    or_rng r = or_test_rng(0x4e1);
     mk_epa_settings es = tol_settings(0, 1e-9);
     size_t n = mk_epa_workspace_size(es.max_iterations);
     void *ws = malloc(n);
@@ -2379,7 +2379,7 @@ END_TEST
  * overlapping by 1 cm, the issue's headline case. */
 START_TEST(timing_240_vertex_hulls)
 {
-    or_rng r = or_rng_make(0x240);
+    or_rng r = or_test_rng(0x240);
     enum { NH = 8, NP = 400 };
     mk_hull *h[NH];
     for (int k = 0; k < NH; ++k) {
@@ -2529,7 +2529,7 @@ START_TEST(rounded_segments_closed_form)
 {
     size_t n;
     void *ws = workspace(&n);
-    or_rng r = or_rng_make(0x5e9);
+    or_rng r = or_test_rng(0x5e9);
     int closed = 0, total = or_scaled(20000);
     double worst = 0;
     for (int i = 0; i < total; ++i) {

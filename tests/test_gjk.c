@@ -473,7 +473,7 @@ static void make_pools(or_rng *r, or_hull_pool *p12, or_hull_pool *p60)
 START_TEST(random_family_pairs)
 {
     test_family fam = (test_family)_i;
-    or_rng r = or_rng_make(0x61c0000 + (uint64_t)fam);
+    or_rng r = or_test_rng(0x61c0000 + (uint64_t)fam);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     stats st;
@@ -503,7 +503,7 @@ END_TEST
  * gaps and vs the sphere-box clamp, SAT verdicts vs boundary crossings. */
 START_TEST(oracles_agree_with_each_other)
 {
-    or_rng r = or_rng_make(0x0ac1e);
+    or_rng r = or_test_rng(0x0ac1e);
     or_poly *a = or_poly_new(), *b = or_poly_new(), *la = or_poly_new(), *lb = or_poly_new();
     mk_vec3 pts[60];
     for (int i = 0; i < or_scaled(300); ++i) {
@@ -623,7 +623,7 @@ END_TEST
  * GJK, whose answer must match the exact polytope distance. */
 START_TEST(curved_shapes_within_sagitta_of_polyhedra)
 {
-    or_rng r = or_rng_make(0xa99c0);
+    or_rng r = or_test_rng(0xa99c0);
     const int N = 64;
     or_poly *la = or_poly_new(), *lb = or_poly_new(), *wa = or_poly_new(), *wb = or_poly_new();
     stats st;
@@ -680,7 +680,7 @@ END_TEST
 /* Axis-aligned boxes have the per-axis-gap closed form. */
 START_TEST(axis_aligned_boxes_match_per_axis_gaps)
 {
-    or_rng r = or_rng_make(0xaabb);
+    or_rng r = or_test_rng(0xaabb);
     stats st;
     memset(&st, 0, sizeof st);
     for (int i = 0; i < or_scaled(3000); ++i) {
@@ -706,7 +706,7 @@ END_TEST
 
 START_TEST(warm_start_matches_cold_start)
 {
-    or_rng r = or_rng_make(0x3a3a);
+    or_rng r = or_test_rng(0x3a3a);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     const or_family fams[] = {OR_BOX, OR_HULL60, OR_ELLIPSOID, OR_CYLINDER, OR_ROUNDED_HULL, OR_CONE};
@@ -816,7 +816,7 @@ END_TEST
 
 START_TEST(boolean_exits_before_distance_converges)
 {
-    or_rng r = or_rng_make(0xb001);
+    or_rng r = or_test_rng(0xb001);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     long dist_iters = 0, bool_iters = 0;
@@ -878,7 +878,7 @@ START_TEST(polyak_no_slower_than_vanilla)
         double lo, hi;
     } cats[] = {{"overlapping", 0.002, 0.05}, {"close", 0.001, 0.1}, {"distant", 0.1, 1.0}};
     static const or_family fams[] = {OR_ELLIPSOID, OR_HULL60};
-    or_rng r = or_rng_make(0x9017a);
+    or_rng r = or_test_rng(0x9017a);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     const int n = or_scaled(400);
@@ -1051,7 +1051,7 @@ END_TEST
  * unique closest feature. */
 START_TEST(hostile_coplanar_faces)
 {
-    or_rng r = or_rng_make(0xc0f1);
+    or_rng r = or_test_rng(0xc0f1);
     mk_shape a, b;
     for (int i = 0; i < or_scaled(200); ++i) {
         mk_vec3 h = v3(or_uniform(&r, 0.2, 1), or_uniform(&r, 0.2, 1), 0.5);
@@ -1086,7 +1086,7 @@ END_TEST
  * distance of ~1e-16 when the simplex was a triangle through the origin. */
 START_TEST(hostile_coincident_centres)
 {
-    or_rng r = or_rng_make(0xcc);
+    or_rng r = or_test_rng(0xcc);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     for (int f = 0; f < OR_FAMILY_COUNT; ++f)
@@ -1126,7 +1126,7 @@ END_TEST
  * classic source of wrong-sign barycentric weights and cycling. */
 START_TEST(hostile_nearly_parallel_faces)
 {
-    or_rng r = or_rng_make(0x9a9a);
+    or_rng r = or_test_rng(0x9a9a);
     mk_shape a, b;
     ck_assert_int_eq(mk_shape_box(&a, v3(1, 1, 1), 0), MK_OK);
     ck_assert_int_eq(mk_shape_box(&b, v3(0.8, 1.3, 0.6), 0), MK_OK);
@@ -1195,7 +1195,7 @@ static void check_scaled_scene(const char *name, const mk_shape *a, mk_transform
  * everything or nothing (relative tolerance, relative checks). */
 START_TEST(hostile_extreme_scales)
 {
-    or_rng r = or_rng_make(0x5ca1e);
+    or_rng r = or_test_rng(0x5ca1e);
     const double scales[] = {1e-6, 1e6};
     for (int si = 0; si < 2; ++si) {
         double k = scales[si];
@@ -1243,7 +1243,7 @@ END_TEST
  * or cycles. */
 START_TEST(hostile_duplicated_hull_points)
 {
-    or_rng r = or_rng_make(0xd0d0);
+    or_rng r = or_test_rng(0xd0d0);
     mk_vec3 pts[200];
     int n = 0;
     /* the cube [-1,1]^3: corners five times, face centres, edge midpoints, centre */
@@ -1563,7 +1563,7 @@ END_TEST
  * zeros or garbage. */
 START_TEST(hostile_max_iterations_one)
 {
-    or_rng r = or_rng_make(0x1111);
+    or_rng r = or_test_rng(0x1111);
     or_hull_pool p12, p60;
     make_pools(&r, &p12, &p60);
     int maxiter = 0;
@@ -1622,7 +1622,7 @@ END_TEST
  * and GJK sees a flat simplex whose closest feature is a whole segment. */
 START_TEST(hostile_parallel_capsules)
 {
-    or_rng r = or_rng_make(0xca95);
+    or_rng r = or_test_rng(0xca95);
     for (int i = 0; i < or_scaled(1000); ++i) {
         mk_shape a, b;
         ck_assert_int_eq(mk_shape_capsule(&a, or_uniform(&r, 0.05, 0.5), or_uniform(&r, 0.2, 1)), MK_OK);
@@ -1658,7 +1658,7 @@ END_TEST
  * a vertex with a far too large distance. */
 START_TEST(hostile_needles_and_plates)
 {
-    or_rng r = or_rng_make(0x7ee);
+    or_rng r = or_test_rng(0x7ee);
     for (int i = 0; i < or_scaled(1000); ++i) {
         mk_shape a, b;
         mk_vec3 ha = v3(1e-4, or_uniform(&r, 0.5, 1), 1e-4);
@@ -1906,7 +1906,7 @@ START_TEST(near_contact_default_tolerance_certifies_normal)
     mk_shape e, b;
     ck_assert_int_eq(mk_shape_ellipsoid(&e, v3(0.3, 0.5, 0.2)), MK_OK);
     ck_assert_int_eq(mk_shape_box(&b, v3(2, 1, 2), 0), MK_OK);
-    or_rng r = or_rng_make(0x3e5);
+    or_rng r = or_test_rng(0x3e5);
     const mk_mat3 I = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
     for (int i = 0; i < 200; ++i) {
         const mk_transform xe = or_pose(&r, v3(or_uniform(&r, -1, 1), 0, or_uniform(&r, -1, 1)));

@@ -509,7 +509,7 @@ static void check_boolean(const gcase *g, double sigma, fam_stats *fs, const cha
 START_TEST(random_pairs_match_gjk_bisection)
 {
     test_family fam = (test_family)_i;
-    or_rng r = or_rng_make(0x9d0000 + (uint64_t)fam);
+    or_rng r = or_test_rng(0x9d0000 + (uint64_t)fam);
     pools pl;
     make_pools(&r, &pl);
     fam_stats fs;
@@ -557,7 +557,7 @@ END_TEST
 /* Tighter and looser tolerances keep the contract (gap closed, certificate holds). */
 START_TEST(tolerance_ladder)
 {
-    or_rng r = or_rng_make(0x701e);
+    or_rng r = or_test_rng(0x701e);
     pools pl;
     make_pools(&r, &pl);
     static const double TOL[] = {1e-4, 1e-6, 1e-10, 1e-12};
@@ -586,7 +586,7 @@ END_TEST
  * 1e-12; the bounds here fail for it. */
 START_TEST(smooth_pairs_converge_fast)
 {
-    or_rng r = or_rng_make(0x5ec4);
+    or_rng r = or_test_rng(0x5ec4);
     pools pl;
     make_pools(&r, &pl);
     static const double TOL[2] = {0, 1e-12}; /* 0: the default */
@@ -771,7 +771,7 @@ END_TEST
 
 START_TEST(touching_spheres_give_one)
 {
-    or_rng r = or_rng_make(0x5fe7e);
+    or_rng r = or_test_rng(0x5fe7e);
     for (int i = 0; i < or_scaled(2000); ++i) {
         gcase g;
         memset(&g, 0, sizeof g);
@@ -806,7 +806,7 @@ END_TEST
  * axis-aligned, with a face): sigma* = 1 and the witnesses meet there. */
 START_TEST(touching_boxes_give_one)
 {
-    or_rng r = or_rng_make(0xb0c5);
+    or_rng r = or_test_rng(0xb0c5);
     for (int i = 0; i < or_scaled(2000); ++i) {
         gcase g;
         memset(&g, 0, sizeof g);
@@ -860,7 +860,7 @@ END_TEST
  * basis (growth.c, MK_GROWTH_WIDE_GAP) saves about half (11.0, 11 pairs). */
 START_TEST(warm_start_matches_cold_start)
 {
-    or_rng r = or_rng_make(0x3a53);
+    or_rng r = or_test_rng(0x3a53);
     pools pl;
     make_pools(&r, &pl);
     const mk_growth_settings st = mk_growth_default_settings();
@@ -1049,7 +1049,7 @@ static void path_iterations(or_rng *r, const pools *pl, const test_family *fam, 
  * cache): 9.49 cold, 3.32 warm; 7.69 warm without the chord steps. */
 START_TEST(warm_start_along_a_path)
 {
-    or_rng r = or_rng_make(0x9a7e);
+    or_rng r = or_test_rng(0x9a7e);
     pools pl;
     make_pools(&r, &pl);
     static const test_family fam[] = {F_CYLINDER, F_CONE, F_ROUNDED_CYLINDER, F_ROUNDED_CONE, F_ROUNDED_BOX, F_USER};
@@ -1275,7 +1275,7 @@ END_TEST
 /* The iteration bound gets its own status, with bounds that still bracket. */
 START_TEST(iteration_bound_keeps_a_valid_bracket)
 {
-    or_rng r = or_rng_make(0x17e4);
+    or_rng r = or_test_rng(0x17e4);
     pools pl;
     make_pools(&r, &pl);
     for (int i = 0; i < or_scaled(500); ++i) {
@@ -1379,7 +1379,7 @@ END_TEST
 /* Boolean mode stops early: never more iterations than the distance query. */
 START_TEST(boolean_exits_early)
 {
-    or_rng r = or_rng_make(0xb001);
+    or_rng r = or_test_rng(0xb001);
     pools pl;
     make_pools(&r, &pl);
     long dist_it = 0, bool_it = 0;
@@ -1542,7 +1542,7 @@ static mk_transform pose3_of(mk_pose2d x)
 
 START_TEST(two_d_discs_and_squares_exact)
 {
-    or_rng r = or_rng_make(0x2d0);
+    or_rng r = or_test_rng(0x2d0);
     for (int i = 0; i < or_scaled(2000); ++i) {
         mk_vec2 o = {0, 0};
         mk_shape2d a = {&o, 1, or_uniform(&r, 0.1, 2)}, b = {&o, 1, or_uniform(&r, 0.1, 2)};
@@ -1660,7 +1660,7 @@ static int check2d(const poly2 *pa, const poly2 *pb, const mk_growth_input2d *in
 
 START_TEST(two_d_random_polygons)
 {
-    or_rng r = or_rng_make(0x2d1);
+    or_rng r = or_test_rng(0x2d1);
     const mk_growth_settings st = mk_growth_default_settings();
     long iters = 0;
     int n = or_scaled(10000), bisected = 0;

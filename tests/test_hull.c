@@ -202,7 +202,7 @@ START_TEST(cube_with_interior_duplicates_and_coplanar_points)
         p[n++] = v3(i & 1 ? 2.5 : 0.5, i & 2 ? 1 : -1, i & 4 ? 3 : 1);
     for (int i = 0; i < 8; ++i)
         p[n++] = p[i];
-    or_rng r = or_rng_make(7);
+    or_rng r = or_test_rng(7);
     for (int i = 0; i < 30; ++i)
         p[n++] = v3(1.5 + 0.9 * (or_uniform(&r, 0, 1) - 0.5), 0.9 * (or_uniform(&r, 0, 1) - 0.5), 2 + 0.9 * (or_uniform(&r, 0, 1) - 0.5));
     p[n++] = v3(1.5, 0, 1);
@@ -257,7 +257,7 @@ END_TEST
  * keep only some. Invariants hold for 12..1000 points and at 1e-6 and 1e6 scale. */
 START_TEST(random_clouds_invariants_and_scales)
 {
-    or_rng r = or_rng_make(0x4855);
+    or_rng r = or_test_rng(0x4855);
     const int sizes[] = {12, 60, 240, 1000};
     const double scales[] = {1e-6, 1, 1e6};
     mk_vec3 *p = malloc(sizeof(mk_vec3) * 1000);
@@ -318,7 +318,7 @@ static void check_start_table(const mk_hull *h, or_rng *r, int samples, int *cer
  * entry is extreme along its direction. */
 START_TEST(climb_equals_linear)
 {
-    or_rng r = or_rng_make(0xc11b);
+    or_rng r = or_test_rng(0xc11b);
     mk_vec3 *p = malloc(sizeof(mk_vec3) * 1000);
     const int sizes[] = {8, 20, 64, 256, 1000};
     long checks = 0;
@@ -367,7 +367,7 @@ END_TEST
  * check_start_table demands, and support equals the scan. */
 START_TEST(start_table_on_hard_hulls)
 {
-    or_rng r = or_rng_make(0x57a7);
+    or_rng r = or_test_rng(0x57a7);
     enum { N = 192 };
     mk_vec3 p[N];
     for (int kind = 0; kind < 4; ++kind) {
@@ -410,7 +410,7 @@ START_TEST(degenerate_and_hostile_inputs)
     ck_assert_int_eq(mk_hull_create(p, 3, &h), MK_DEGENERATE_HULL);
     ck_assert_int_eq(mk_hull_create(p, -1, &h), MK_INVALID_INPUT);
     ck_assert_int_eq(mk_hull_create(p, 0, &h), MK_DEGENERATE_HULL);
-    or_rng r = or_rng_make(99);
+    or_rng r = or_test_rng(99);
     /* coplanar (tilted plane), collinear, coincident */
     for (int i = 0; i < 40; ++i) {
         double u = or_uniform(&r, 0, 1), v = or_uniform(&r, 0, 1);
@@ -469,7 +469,7 @@ static int first_max(const mk_hull *h, mk_vec3 d)
  * lowest index must win), and non-finite or overflowing directions. */
 START_TEST(support_linear_first_maximum)
 {
-    or_rng r = or_rng_make(0x5ca9);
+    or_rng r = or_test_rng(0x5ca9);
     mk_vec3 p[300];
     long ties = 0;
     for (int rep = 0; rep < 60; ++rep) {
@@ -508,7 +508,7 @@ END_TEST
  * vertex scan, and mk_shape_hull refuses a NULL hull. */
 START_TEST(hull_shape_support)
 {
-    or_rng r = or_rng_make(5);
+    or_rng r = or_test_rng(5);
     mk_vec3 p[200];
     for (int i = 0; i < 200; ++i)
         p[i] = or_unit(&r);
@@ -537,7 +537,7 @@ END_TEST
  * box, a cube with a shallow pyramid on one face, a prism. */
 START_TEST(box_recognition)
 {
-    or_rng r = or_rng_make(0xb0e5);
+    or_rng r = or_test_rng(0xb0e5);
     for (int i = 0; i < or_scaled(300); ++i) {
         const double scale = i % 3 == 0 ? 1e-6 : (i % 3 == 1 ? 1 : 1e6);
         const double h[3] = {scale * or_uniform(&r, 0.01, 1), scale * or_uniform(&r, 0.01, 1),
@@ -626,7 +626,7 @@ END_TEST
 START_TEST(contact_regions_of_meshes)
 {
     mk_vec3 p[MESH_CUBE_MAX(6)];
-    or_rng r = or_rng_make(0x5e9);
+    or_rng r = or_test_rng(0x5e9);
     int n = mesh_cube(6, 0x5e9, p);
     mk_hull *h = make(p, n);
     check_invariants(h, p, n);

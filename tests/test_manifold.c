@@ -326,7 +326,7 @@ START_TEST(box_resting_on_box_gives_four)
 {
     /* Unit-half box A resting on a large ground B, random yaw and placement,
      * penetration pen: four points at A's bottom corners, each depth pen. */
-    rng r = {0x9E3779B97F4A7C15ull};
+    rng r = {or_test_seed(0x9E3779B97F4A7C15ull)};
     int n = scaled(200);
     for (int it = 0; it < n; ++it) {
         double pen = uni(&r, 0, 0.05), yaw = uni(&r, -PI, PI);
@@ -420,7 +420,7 @@ START_TEST(tilted_box_gives_lowest_corner)
 {
     /* A box turned about a horizontal axis (not a box axis) has one lowest
      * corner: one point there, depth pen. The corner comes from brute force. */
-    rng r = {12345};
+    rng r = {or_test_seed(12345)};
     int n = scaled(200);
     for (int it = 0; it < n; ++it) {
         mk_vec3 h = V(uni(&r, 0.2, 0.8), uni(&r, 0.2, 0.8), uni(&r, 0.2, 0.8));
@@ -455,7 +455,7 @@ START_TEST(random_tilts_match_brute_force)
     /* Slightly tilted boxes on the ground with a speculative distance: the
      * points are exactly the bottom-face corners with height <= spec (brute
      * force), each with separation = its height. */
-    rng r = {777};
+    rng r = {or_test_seed(777)};
     const double spec = 0.04;
     int n = scaled(300);
     for (int it = 0; it < n; ++it) {
@@ -502,7 +502,7 @@ START_TEST(cylinder_on_cap_gives_rim_points)
     /* A cylinder standing on its cap on the ground, random spin about its axis:
      * four points on the rim (distance from the axis = radius), depth pen, and
      * spread out (they span most of the cap). Same on a larger cylinder's cap. */
-    rng r = {4242};
+    rng r = {or_test_seed(4242)};
     int n = scaled(100);
     for (int it = 0; it < n; ++it) {
         double rad = uni(&r, 0.2, 0.8), hh = uni(&r, 0.2, 0.8), pen = uni(&r, 0, 0.03);
@@ -1617,7 +1617,7 @@ START_TEST(hull_cube_agrees_with_box)
 {
     /* The same cube as a box and as a hull (either side of the pair) gives the
      * same points: flat, on an edge, tilted on a corner, random yaw/tilt. */
-    rng r = {31337};
+    rng r = {or_test_seed(31337)};
     cube_hull ch, big;
     cube_hull_init(&ch, 0.5);
     cube_hull_init(&big, 2.0);
@@ -1956,7 +1956,7 @@ static void nudge(scene *s, mk_vec3 dir, mk_vec3 axis)
 START_TEST(feature_ids_stable_under_tiny_motion)
 {
     cube_hull_init(&g_cube, 0.5);
-    rng r = {2024};
+    rng r = {or_test_seed(2024)};
     for (int k = 0; k < SC_COUNT; ++k) {
         scene s;
         make_scene(k, &s);
@@ -2019,7 +2019,7 @@ START_TEST(tilted_cap_keeps_exact_deepest_point)
      * ring samples (up to 3.8e-4 too shallow here). The reduction may prefer a
      * point within its depth tie (1e-4 x the smaller shape's size, 4e-5 here)
      * for id stability, so that is the tolerance. */
-    rng r = {99};
+    rng r = {or_test_seed(99)};
     int n = scaled(100);
     for (int it = 0; it < n; ++it) {
         const double rad = 0.4, hh = 0.3, pen = 0.01;
@@ -2177,7 +2177,7 @@ static mk_vec3 tie_direction(const mk_hull *h, int kind, rng *r)
  * rule "lower face index") makes this fail. */
 START_TEST(vertex_face_map_matches_full_scan)
 {
-    rng r = {0x5eedface};
+    rng r = {or_test_seed(0x5eedface)};
     mk_vec3 pts[400];
     const int sizes[] = {12, 40, 100, 400};
     long cases = 0, faces = 0;
@@ -2312,7 +2312,7 @@ START_TEST(overlapping_boxes_match_sat_oracle)
     /* Random overlapping boxes (any orientation, and nearly aligned ones as in
      * stacks), normal and depth from SAT: the deepest point matches the SAT
      * depth, no point is deeper, every pair lies on the two surfaces. */
-    rng r = {0x5A7};
+    rng r = {or_test_seed(0x5A7)};
     int n = scaled(4000), done = 0;
     for (int it = 0; it < 20 * n && done < n; ++it) {
         mk_vec3 ha = V(uni(&r, 0.1, 0.6), uni(&r, 0.1, 0.6), uni(&r, 0.1, 0.6));
@@ -2356,7 +2356,7 @@ END_TEST
  * (not a contact normal) must not change the agreement either. */
 START_TEST(box_fast_path_matches_general)
 {
-    rng r = {0xB0B0};
+    rng r = {or_test_seed(0xB0B0)};
     int n = scaled(12000), answered = 0, face_cases = 0, face_answered = 0, compared_points = 0, ties = 0;
     for (int it = 0; it < n; ++it) {
         const int kind = it % 4; /* 0 aligned stack, 1 rocking / yawed stack, 2 random overlap, 3 random normal */
@@ -2519,7 +2519,7 @@ START_TEST(separated_pairs_match_gjk)
     /* Every shape type against every other, separated, with GJK's normal and
      * distance: the smallest separation is the distance, none is smaller, and
      * the pairs lie on the shapes (where an exact oracle exists). */
-    rng r = {0xD15};
+    rng r = {or_test_seed(0xD15)};
     cube_hull ch;
     cube_hull_init(&ch, 0.35);
     mk_shape sh[9];
@@ -2668,7 +2668,7 @@ START_TEST(yawed_box_on_box_keeps_ids_under_rocking)
     mk_shape a, b;
     mk_shape_box(&a, h, 0);
     mk_shape_box(&b, h, 0);
-    rng r = {77};
+    rng r = {or_test_seed(77)};
     mk_manifold m0 = {0};
     int changes_of_deepest = 0, last_deepest = -1;
     for (int rep = 0; rep <= 300; ++rep) {
@@ -2865,7 +2865,7 @@ START_TEST(random_pairs_finite_and_bounded)
     /* Every shape type against every other, random poses, random (even wrong)
      * normals and distances: MK_OK, count <= 4, every output finite, the common
      * invariants hold. A user shape returning NaN is rejected. */
-    rng r = {0xC0FFEE};
+    rng r = {or_test_seed(0xC0FFEE)};
     cube_hull ch;
     cube_hull_init(&ch, 0.4);
     static const mk_vec3 uh = {0.3, 0.2, 0.25};
