@@ -17,8 +17,9 @@ typedef struct or_rng { uint64_t s; } or_rng;
 
 or_rng or_rng_make(uint64_t seed);
 /* The tests' generators: seed as committed, or with MK_TEST_SEED=k (k != 0)
- * set, another seed for every suite's random cases (soaks over new inputs;
- * a failure names k, which reproduces it). The benchmark keeps or_rng_make. */
+ * set, another seed for every suite's random cases (soaks over new inputs; a
+ * failure seen under k comes back under the same k). The benchmark keeps
+ * or_rng_make. */
 uint64_t or_test_seed(uint64_t seed);
 or_rng or_test_rng(uint64_t seed);
 uint64_t or_next(or_rng *r);
