@@ -119,6 +119,7 @@ extern const bench_query peer_ccd_gjk;     /* ccdGJKIntersect */
 extern const bench_query peer_ccd_mpr;     /* ccdMPRIntersect */
 extern const bench_query peer_ccd_gjk_pen; /* ccdGJKPenetration */
 extern const bench_query peer_ccd_mpr_pen; /* ccdMPRPenetration */
+extern long peer_ccd_support_calls;          /* support callbacks libccd made (both shapes), since start */
 #endif
 #ifdef MK_BENCH_HAVE_FCL
 extern const bench_query peer_fcl_distance; /* fcl::detail::GJKSolver_libccd<double>::shapeDistance */

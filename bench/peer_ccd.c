@@ -26,8 +26,11 @@ typedef struct ccd_ctx {
     ccd_t ccd;
 } ccd_ctx;
 
+long peer_ccd_support_calls;
+
 static void support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
 {
+    ++peer_ccd_support_calls;
     ccd_obj *o = (ccd_obj *)obj; /* our own non-const object: the hint is scratch */
     const mk_mat3 *R = &o->xf.R;
     mk_vec3 d = b3(ccdVec3X(dir), ccdVec3Y(dir), ccdVec3Z(dir));

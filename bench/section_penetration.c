@@ -12,6 +12,7 @@
  * finds the global maximum. 1000-point hulls are left out (no exact depth). */
 #include "bench_c.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,6 +142,173 @@ static const char *fmt_err(double e, char *buf, size_t len)
     return buf;
 }
 
+/* ------------------------------------------------------------ work per query */
+
+#ifdef MK_BENCH_HAVE_EPA
+#include <minkowski/epa.h>
+
+/* Where a signed distance's time goes (issue 3's speed target): the support
+ * calls each library makes per query, counted through the same support
+ * function (libccd's callback is ours: peer_ccd.c), and what ours' GJK phase
+ * and one support pair cost on their own. Ours is counted through user shapes
+ * wrapping the problem's shapes (the queries' own requests; the hull start
+ * tables' shortcut that EPA takes for a hull is off there, which moves its
+ * iteration count by about 1%). */
+
+typedef struct counted_shape {
+    const mk_shape *s;
+    int hint;
+    long *calls;
+} counted_shape;
+
+static mk_vec3 counted_support(const void *data, mk_vec3 d)
+{
+    counted_shape *c = (counted_shape *)(uintptr_t)data; /* our own scratch: the hint */
+    ++*c->calls;
+    return mk_shape_support(c->s, d, &c->hint);
+}
+
+/* s behind a counting user shape; its bounds are the core's extreme points
+ * along the axes (uncounted). */
+static int counting_shape(const mk_shape *s, long *calls, counted_shape *c, mk_shape *out)
+{
+    c->s = s;
+    c->hint = -1;
+    c->calls = calls;
+    int h = -1;
+    mk_vec3 lo = b3(mk_shape_support(s, b3(-1, 0, 0), &h).x, mk_shape_support(s, b3(0, -1, 0), &h).y,
+                    mk_shape_support(s, b3(0, 0, -1), &h).z);
+    mk_vec3 hi = b3(mk_shape_support(s, b3(1, 0, 0), &h).x, mk_shape_support(s, b3(0, 1, 0), &h).y,
+                    mk_shape_support(s, b3(0, 0, 1), &h).z);
+    return mk_shape_user(out, counted_support, c, lo, hi, s->radius) == MK_OK;
+}
+
+typedef struct phase_ctx {
+    const bench_set *set;
+    mk_gjk_settings gjk;
+    mk_vec3 *normal; /* ours' answer's normal per problem (world, A to B) */
+} phase_ctx;
+
+static void *phase_make(const bench_set *set, const void *param)
+{
+    (void)param;
+    phase_ctx *x = malloc(sizeof *x);
+    void *ws = malloc(mk_epa_workspace_size(128));
+    if (!x || !ws || !(x->normal = malloc(sizeof *x->normal * (size_t)set->count))) {
+        free(x);
+        free(ws);
+        return NULL;
+    }
+    x->set = set;
+    x->gjk = mk_gjk_default_settings();
+    const mk_epa_settings es = mk_epa_default_settings();
+    for (int i = 0; i < set->count; ++i) {
+        mk_signed_distance_result r;
+        mk_signed_distance(&set->p[i].pair, NULL, &es, NULL, ws, mk_epa_workspace_size(128), &r);
+        x->normal[i] = r.normal;
+    }
+    free(ws);
+    return x;
+}
+
+static void phase_release(void *ctx)
+{
+    phase_ctx *x = ctx;
+    free(x->normal);
+    free(x);
+}
+
+/* mk_signed_distance's first stage on its own: GJK at its defaults, to the
+ * overlap EPA starts from. */
+static double gjk_phase_run(void *ctx, int i)
+{
+    const phase_ctx *x = ctx;
+    mk_gjk_result r;
+    mk_gjk_distance(&x->set->p[i].pair, &x->gjk, NULL, &r);
+    return r.distance;
+}
+
+/* Eight support pairs of D = A - B along directions 0.05 rad around the
+ * answer's normal (EPA's last supports lie there), each shape's hint carried
+ * from one to the next as EPA carries it: the price of a support pair. */
+static double support_pairs_run(void *ctx, int i)
+{
+    const phase_ctx *x = ctx;
+    const mk_pair *p = &x->set->p[i].pair;
+    const mk_vec3 n = x->normal[i];
+    const mk_vec3 t = fabs(n.x) < 0.6 ? b3(1, 0, 0) : b3(0, 1, 0);
+    mk_vec3 t1 = b3_madd(t, -b3_dot(t, n), n);
+    t1 = b3_scale(t1, 1 / b3_len(t1));
+    const mk_vec3 t2 = b3(n.y * t1.z - n.z * t1.y, n.z * t1.x - n.x * t1.z, n.x * t1.y - n.y * t1.x);
+    int ha = -1, hb = -1;
+    double acc = 0;
+    for (int k = 0; k < 8; ++k) {
+        const double a = 0.78539816339744831 * k;
+        const mk_vec3 d = b3_madd(b3_madd(n, 0.05 * cos(a), t1), 0.05 * sin(a), t2);
+        const mk_mat3 *ra = &p->xf_a.R, *rb = &p->xf_b.R;
+        const mk_vec3 da = b3(ra->m[0][0] * d.x + ra->m[1][0] * d.y + ra->m[2][0] * d.z,
+                              ra->m[0][1] * d.x + ra->m[1][1] * d.y + ra->m[2][1] * d.z,
+                              ra->m[0][2] * d.x + ra->m[1][2] * d.y + ra->m[2][2] * d.z);
+        const mk_vec3 db = b3(-(rb->m[0][0] * d.x + rb->m[1][0] * d.y + rb->m[2][0] * d.z),
+                              -(rb->m[0][1] * d.x + rb->m[1][1] * d.y + rb->m[2][1] * d.z),
+                              -(rb->m[0][2] * d.x + rb->m[1][2] * d.y + rb->m[2][2] * d.z));
+        acc += mk_shape_support(p->a, da, &ha).x + mk_shape_support(p->b, db, &hb).x;
+    }
+    return acc;
+}
+
+static const bench_query gjk_phase = {"GJK phase", BENCH_PENETRATION, phase_make, phase_release, gjk_phase_run,
+                                      NULL, NULL};
+static const bench_query support_pairs = {"8 support pairs", BENCH_PENETRATION, phase_make, phase_release,
+                                          support_pairs_run, NULL, NULL};
+
+static void work_per_query(const bench_set *set, const bench_opts *o)
+{
+    const int n = set->count;
+    long calls = 0, gi = 0, ei = 0;
+    const mk_epa_settings es = mk_epa_default_settings();
+    void *ws = malloc(mk_epa_workspace_size(128));
+    if (!ws)
+        return;
+    for (int i = 0; i < n; ++i) {
+        counted_shape ca, cb;
+        mk_shape ua, ub;
+        if (!counting_shape(set->p[i].pair.a, &calls, &ca, &ua) || !counting_shape(set->p[i].pair.b, &calls, &cb, &ub))
+            continue;
+        const mk_pair q = {&ua, set->p[i].pair.xf_a, &ub, set->p[i].pair.xf_b};
+        mk_signed_distance_result r;
+        mk_signed_distance(&q, NULL, &es, NULL, ws, mk_epa_workspace_size(128), &r);
+        gi += r.gjk_iterations;
+        ei += r.epa_iterations;
+    }
+    free(ws);
+    char peer[64] = "";
+#ifdef MK_BENCH_HAVE_CCD
+    void *cx = peer_ccd_gjk_pen.make(set, peer_ccd_gjk_pen.param);
+    if (cx) {
+        const long before = peer_ccd_support_calls;
+        for (int i = 0; i < n; ++i)
+            peer_ccd_gjk_pen.run(cx, i);
+        snprintf(peer, sizeof peer, ", libccd GJK+EPA %.1f", (double)(peer_ccd_support_calls - before) / n);
+        peer_ccd_gjk_pen.release(cx);
+    }
+#endif
+    const bench_query *q[2] = {&gjk_phase, &support_pairs};
+    void *ctx[2] = {phase_make(set, NULL), phase_make(set, NULL)};
+    double *per = malloc(sizeof *per * 2 * (size_t)n), sweep[2];
+    if (ctx[0] && ctx[1] && per && bench_time(q, ctx, 2, n, o->runs, per, sweep))
+        printf("  %-12s %-16s work per query: support calls, ours %.1f (GJK %.2f + EPA %.2f iterations)%s;\n"
+               "  %-12s %-16s ours' GJK phase alone %.0f ns, one support pair %.0f ns (medians): ours'\n"
+               "  %-12s %-16s support calls alone take ~%.0f ns\n",
+               "", "", (double)calls / n, (double)gi / n, (double)ei / n, peer, "", "", bench_median(per, n),
+               bench_median(per + n, n) / 8, "", "", 0.5 * (double)calls / n * bench_median(per + n, n) / 8);
+    free(per);
+    for (int k = 0; k < 2; ++k)
+        if (ctx[k])
+            phase_release(ctx[k]);
+}
+#endif
+
 /* ------------------------------------------------------------ the section */
 
 void section_penetration(const bench_opts *o)
@@ -217,6 +385,10 @@ void section_penetration(const bench_opts *o)
                 }
                 if (!exact)
                     printf("  %-12s %-16s (reference: numerical upper bound of the depth)\n", "", "");
+#ifdef MK_BENCH_HAVE_EPA
+                if (mine)
+                    work_per_query(&set, o);
+#endif
             }
             fflush(stdout);
             bench_set_free(&set);
