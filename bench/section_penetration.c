@@ -192,8 +192,10 @@ typedef struct phase_ctx {
 static void *phase_make(const bench_set *set, const void *param)
 {
     (void)param;
+    const mk_epa_settings es = mk_epa_default_settings();
+    const size_t bytes = mk_epa_workspace_size(es.max_iterations);
     phase_ctx *x = malloc(sizeof *x);
-    void *ws = malloc(mk_epa_workspace_size(128));
+    void *ws = malloc(bytes);
     if (!x || !ws || !(x->normal = malloc(sizeof *x->normal * (size_t)set->count))) {
         free(x);
         free(ws);
@@ -201,10 +203,9 @@ static void *phase_make(const bench_set *set, const void *param)
     }
     x->set = set;
     x->gjk = mk_gjk_default_settings();
-    const mk_epa_settings es = mk_epa_default_settings();
     for (int i = 0; i < set->count; ++i) {
         mk_signed_distance_result r;
-        mk_signed_distance(&set->p[i].pair, NULL, &es, NULL, ws, mk_epa_workspace_size(128), &r);
+        mk_signed_distance(&set->p[i].pair, NULL, &es, NULL, ws, bytes, &r);
         x->normal[i] = r.normal;
     }
     free(ws);
@@ -267,7 +268,8 @@ static void work_per_query(const bench_set *set, const bench_opts *o)
     const int n = set->count;
     long calls = 0, gi = 0, ei = 0;
     const mk_epa_settings es = mk_epa_default_settings();
-    void *ws = malloc(mk_epa_workspace_size(128));
+    const size_t bytes = mk_epa_workspace_size(es.max_iterations);
+    void *ws = malloc(bytes);
     if (!ws)
         return;
     for (int i = 0; i < n; ++i) {
@@ -277,7 +279,7 @@ static void work_per_query(const bench_set *set, const bench_opts *o)
             continue;
         const mk_pair q = {&ua, set->p[i].pair.xf_a, &ub, set->p[i].pair.xf_b};
         mk_signed_distance_result r;
-        mk_signed_distance(&q, NULL, &es, NULL, ws, mk_epa_workspace_size(128), &r);
+        mk_signed_distance(&q, NULL, &es, NULL, ws, bytes, &r);
         gi += r.gjk_iterations;
         ei += r.epa_iterations;
     }
