@@ -12,7 +12,6 @@
  * finds the global maximum. 1000-point hulls are left out (no exact depth). */
 #include "bench_c.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,7 +162,7 @@ typedef struct counted_shape {
 
 static mk_vec3 counted_support(const void *data, mk_vec3 d)
 {
-    counted_shape *c = (counted_shape *)(uintptr_t)data; /* our own scratch: the hint */
+    counted_shape *c = (counted_shape *)data; /* our own non-const object: the hint is scratch */
     ++*c->calls;
     return mk_shape_support(c->s, d, &c->hint);
 }
