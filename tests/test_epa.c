@@ -620,9 +620,10 @@ START_TEST(random_curved_cores)
     printf("epa curved cores: EPA depth above the sampled minimum (within its gap) in %d pairs, worst by %.3g; "
            "%d at the iteration bound\n",
            worse, worst, at_bound);
-    /* rare: none in the default run, 3 of 40,000 at MK_TEST_SCALE=100, 1 of
-     * 17,600 over MK_TEST_SEED=1..11 at MK_TEST_SCALE=4 (seed 9; the old
-     * bound n / 2000 allowed none below 2,000 pairs), so a few are allowed */
+    /* rare: none in the default run, 3 of 40,000 at MK_TEST_SCALE=100, 2 of
+     * 24,000 over MK_TEST_SEED=1..15 at MK_TEST_SCALE=4 (seeds 9 and 15, one
+     * each; the old bound n / 2000 allowed none below 2,000 pairs), so a few
+     * are allowed */
     ck_assert_int_le(at_bound, 2 + n / 2000);
     or_hull_pool_free(&p12);
     or_hull_pool_free(&p60);
