@@ -440,14 +440,20 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
     const mk_real cmin = cos(MK_COLLIDE_HINT_TILT);
     if (fa < 0 || fb < 0 || !(ca >= cmin) || !(cb >= cmin))
         return 0;
-    const int na = ha->face_start[fa + 1] - ha->face_start[fa], nbv = hb->face_start[fb + 1] - hb->face_start[fb];
+    /* Each face's contact face: a mesh's flat face is many facets
+     * microradians apart, one of which rarely reaches across the other
+     * shape's outline; their region's outline does (the corners are the
+     * hull's vertices all the same, so the seed stays in D). */
+    int na, nbv, code_a, code_b;
+    const int *ia = mk_manifold_contact_face(ha, fa, &na, &code_a);
+    const int *ib = mk_manifold_contact_face(hb, fb, &nbv, &code_b);
     if (na < 3 || nbv < 3 || na > MK_COLLIDE_FACE_POLY || nbv > MK_COLLIDE_FACE_POLY)
         return 0;
     mk_vec3 pa[MK_COLLIDE_FACE_POLY], pb[MK_COLLIDE_FACE_POLY];
     for (int i = 0; i < na; ++i)
-        pa[i] = ha->vertices[ha->face_vertices[ha->face_start[fa] + i]];
+        pa[i] = ha->vertices[ia[i]];
     for (int j = 0; j < nbv; ++j)
-        pb[j] = v3_add(m3_mul(&R, hb->vertices[hb->face_vertices[hb->face_start[fb] + j]]), p);
+        pb[j] = v3_add(m3_mul(&R, hb->vertices[ib[j]]), p);
     /* The edge pair, in coordinates across n (x, y) and heights along it (z). */
     mk_vec3 t1, t2;
     v3_across(n, &t1, &t2);

@@ -472,12 +472,9 @@ static void box_polygon(const posed *x, int face, polygon *pg)
 static int hull_polygon(const posed *x, int face, polygon *pg)
 {
     const mk_hull *h = x->s->u.hull.hull;
-    const int r = h->face_region ? h->face_region[face] : -1;
     /* the corners' indices and the face whose normal and code the polygon takes */
-    const int *ids = r >= 0 ? h->region_vertices + h->region_start[r] : h->face_vertices + h->face_start[face];
-    const int size =
-        r >= 0 ? h->region_start[r + 1] - h->region_start[r] : h->face_start[face + 1] - h->face_start[face];
-    const int code = r >= 0 ? h->region_face[r] : face;
+    int size, code;
+    const int *ids = mk_manifold_contact_face(h, face, &size, &code);
     if (size < 3 || size > MK_MANIFOLD_MAX_FACE_VERTICES)
         return 0;
     for (int q = 0; q < size; ++q) {
