@@ -1320,18 +1320,20 @@ static void jitter(or_rng *r, mk_vec3 *slide, mk_transform *xb, double step, dou
  * step: bevelled boxes (octagon faces), hexagonal prisms, box-shaped hulls
  * (which are boxes, mk_hull.box: they take the boxes' path instead), and
  * cubes as they come from a mesh (demos/meshes.h: each face many facets
- * microradians apart, one flat region). Every step: the overlap along the
- * pair's normal = the exact oracle's depth (to EPA's tolerance), the
- * manifold's deepest point within its depth check of it. The face-pair path
- * must answer most steps after the first of the pairs that are not boxes,
- * and 9 in 10 of the mesh cubes' (it starts from the flat regions'
- * outlines: from single facets it answered ~55% of the demo's ODE mesh
- * stack, the rest going to GJK + EPA from scratch). */
+ * microradians apart, one flat region), and 40-sided prisms whose caps are
+ * such regions (an outline beyond the face-pair budget of 32 corners).
+ * Every step: the overlap along the pair's normal = the exact oracle's depth
+ * (to EPA's tolerance), the manifold's deepest point within its depth check
+ * of it. The face-pair path must answer most steps after the first of the
+ * pairs that are not boxes, 9 in 10 of the mesh cubes' (it starts from the
+ * flat regions' outlines: from single facets it answered ~55% of the demo's
+ * ODE mesh stack, the rest going to GJK + EPA from scratch), and some of the
+ * prisms' (from the cap's facets: the outline is over budget). */
 START_TEST(resting_face_pair_matches_oracle)
 {
     or_rng r = or_test_rng(0xfa1e);
-    mk_hull *kinds[4] = {bevelled_box(0.1, 0.01), NULL, NULL, NULL};
-    mk_vec3 pts[MESH_CUBE_MAX(3)];
+    mk_hull *kinds[5] = {bevelled_box(0.1, 0.01), NULL, NULL, NULL, NULL};
+    mk_vec3 pts[MESH_CUBE_MAX(3) > 124 ? MESH_CUBE_MAX(3) : 124];
     for (int i = 0; i < 8; ++i)
         pts[i] = v3(i & 1 ? 0.15 : -0.15, i & 2 ? 0.1 : -0.1, i & 4 ? 0.05 : -0.05);
     ck_assert_int_eq(mk_hull_create(pts, 8, &kinds[1]), MK_OK);
@@ -1342,12 +1344,29 @@ START_TEST(resting_face_pair_matches_oracle)
     }
     ck_assert_int_eq(mk_hull_create(pts, 12, &kinds[2]), MK_OK);
     ck_assert_int_eq(mk_hull_create(pts, mesh_cube(3, 0x5eed, pts), &kinds[3]), MK_OK);
+    /* the prism: rim, a half-radius ring on every second spoke and the
+     * caps' centres, each coordinate moved by up to 1e-9 */
+    or_rng noise = {0x9e0};
+    int np = 0;
+    for (int i = 0; i < 40; ++i)
+        for (int ring = 0; ring < (i % 2 ? 1 : 2); ++ring)
+            for (int z = -1; z <= 1; z += 2) {
+                const double a = i * (2 * 3.141592653589793 / 40), rad = ring ? 0.05 : 0.1;
+                pts[np++] = v3_add(v3(rad * cos(a), rad * sin(a), 0.05 * z), v3_scale(or_unit(&noise), 1e-9));
+            }
+    pts[np++] = v3_add(v3(0, 0, 0.05), v3_scale(or_unit(&noise), 1e-9));
+    pts[np++] = v3_add(v3(0, 0, -0.05), v3_scale(or_unit(&noise), 1e-9));
+    ck_assert_int_eq(mk_hull_create(pts, np, &kinds[4]), MK_OK);
+    int big_outline = 0;
+    for (int g = 0; g < kinds[4]->num_regions; ++g)
+        big_outline |= kinds[4]->region_start[g + 1] - kinds[4]->region_start[g] > 32;
     ck_assert_ptr_nonnull(kinds[0]);
     ck_assert(!kinds[0]->box && kinds[1]->box && !kinds[2]->box && !kinds[3]->box && kinds[3]->num_regions > 0);
-    const int sequences = or_scaled(200), steps = 20;
-    long after_first = 0, answered = 0, mesh_after_first = 0, mesh_answered = 0;
+    ck_assert(!kinds[4]->box && big_outline);
+    const int sequences = or_scaled(250), steps = 20;
+    long after_first = 0, answered = 0, mesh_after_first = 0, mesh_answered = 0, prism_answered = 0;
     for (int q = 0; q < sequences; ++q) {
-        const int kind = q % 4;
+        const int kind = q % 5;
         mk_shape a, b;
         mk_shape_hull(&a, kinds[kind], 0);
         mk_shape_hull(&b, kinds[kind], 0);
@@ -1375,6 +1394,8 @@ START_TEST(resting_face_pair_matches_oracle)
                 ++mesh_after_first;
                 mesh_answered += cc.face_pair;
             }
+            if (k > 0 && kind == 4)
+                prism_answered += cc.face_pair;
             double d;
             mk_vec3 wa, wb;
             REQUIRE(or_exact_distance(&a, &xa, &b, &xb, &d, &wa, &wb), "seq %d step %d: oracle", q, k);
@@ -1395,11 +1416,12 @@ START_TEST(resting_face_pair_matches_oracle)
         }
     }
     fprintf(stderr, "collide face-pair path: %d sequences x %d steps: %ld of %ld steps after the first of pairs that "
-                    "are not boxes by it, %ld of %ld of the mesh cubes'\n",
-            sequences, steps, answered, after_first, mesh_answered, mesh_after_first);
+                    "are not boxes by it, %ld of %ld of the mesh cubes', %ld of the prisms'\n",
+            sequences, steps, answered, after_first, mesh_answered, mesh_after_first, prism_answered);
     ck_assert_int_gt(answered, after_first / 2);
     ck_assert_int_gt(mesh_answered, 9 * mesh_after_first / 10);
-    for (int i = 0; i < 4; ++i)
+    ck_assert_int_gt(prism_answered, 0);
+    for (int i = 0; i < 5; ++i)
         mk_hull_destroy(kinds[i]);
 }
 END_TEST

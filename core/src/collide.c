@@ -443,10 +443,19 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
     /* Each face's contact face: a mesh's flat face is many facets
      * microradians apart, one of which rarely reaches across the other
      * shape's outline; their region's outline does (the corners are the
-     * hull's vertices all the same, so the seed stays in D). */
+     * hull's vertices all the same, so the seed stays in D). An outline
+     * beyond the budget leaves the facet. */
     int na, nbv, code_a, code_b;
     const int *ia = mk_manifold_contact_face(ha, fa, &na, &code_a);
     const int *ib = mk_manifold_contact_face(hb, fb, &nbv, &code_b);
+    if (na > MK_COLLIDE_FACE_POLY) {
+        ia = ha->face_vertices + ha->face_start[fa];
+        na = ha->face_start[fa + 1] - ha->face_start[fa];
+    }
+    if (nbv > MK_COLLIDE_FACE_POLY) {
+        ib = hb->face_vertices + hb->face_start[fb];
+        nbv = hb->face_start[fb + 1] - hb->face_start[fb];
+    }
     if (na < 3 || nbv < 3 || na > MK_COLLIDE_FACE_POLY || nbv > MK_COLLIDE_FACE_POLY)
         return 0;
     mk_vec3 pa[MK_COLLIDE_FACE_POLY], pb[MK_COLLIDE_FACE_POLY];
