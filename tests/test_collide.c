@@ -1346,7 +1346,7 @@ START_TEST(resting_face_pair_matches_oracle)
     ck_assert_int_eq(mk_hull_create(pts, mesh_cube(3, 0x5eed, pts), &kinds[3]), MK_OK);
     /* the prism: rim, a half-radius ring on every second spoke and the
      * caps' centres, each coordinate moved by up to 1e-9 */
-    or_rng noise = {0x9e0};
+    or_rng noise = or_rng_make(0x9e0);
     int np = 0;
     for (int i = 0; i < 40; ++i)
         for (int ring = 0; ring < (i % 2 ? 1 : 2); ++ring)

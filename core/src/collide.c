@@ -445,9 +445,9 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
      * shape's outline; their region's outline does (the corners are the
      * hull's vertices all the same, so the seed stays in D). An outline
      * beyond the budget leaves the facet. */
-    int na, nbv, code_a, code_b;
-    const int *ia = mk_manifold_contact_face(ha, fa, &na, &code_a);
-    const int *ib = mk_manifold_contact_face(hb, fb, &nbv, &code_b);
+    int na, nbv;
+    const int *ia = mk_manifold_contact_face(ha, fa, &na, NULL);
+    const int *ib = mk_manifold_contact_face(hb, fb, &nbv, NULL);
     if (na > MK_COLLIDE_FACE_POLY) {
         ia = ha->face_vertices + ha->face_start[fa];
         na = ha->face_start[fa + 1] - ha->face_start[fa];

@@ -40,17 +40,20 @@ int mk_manifold_hull_face(const mk_hull *h, mk_vec3 d, int v, mk_real *align);
 /* The contact face of hull face f (mk_hull.face_region): the outline of its
  * flat region when it belongs to one, else f itself. Returns the corners'
  * vertex indices (counter-clockwise seen from outside), their count in
- * *size and the face whose normal and code the outline takes in *code. */
+ * *size and the face whose normal and code the outline takes in *code
+ * (code may be NULL). */
 static inline const int *mk_manifold_contact_face(const mk_hull *h, int f, int *size, int *code)
 {
     const int r = h->face_region ? h->face_region[f] : -1;
     if (r >= 0) {
         *size = h->region_start[r + 1] - h->region_start[r];
-        *code = h->region_face[r];
+        if (code)
+            *code = h->region_face[r];
         return h->region_vertices + h->region_start[r];
     }
     *size = h->face_start[f + 1] - h->face_start[f];
-    *code = f;
+    if (code)
+        *code = f;
     return h->face_vertices + h->face_start[f];
 }
 
