@@ -161,7 +161,6 @@ static void check_growth(const scene *sc, const mk_growth_result *g, const char 
     const mk_vec3 xb = v3_madd(g->centre_b, g->sigma, v3_sub(g->point_b, g->centre_b));
     const double rel = sc->meshes ? MESH_MEET : 1e-9;
     const double reach = slack + rel * (g->sigma + 1) * (sc->size + v3_len(v3_sub(g->centre_b, g->centre_a)));
-
     REQUIRE(v3_len(v3_sub(xa, g->contact)) <= reach && v3_len(v3_sub(xb, g->contact)) <= reach,
             "scene %d %s: scaled witnesses %g and %g from the contact", sc->index, what,
             v3_len(v3_sub(xa, g->contact)), v3_len(v3_sub(xb, g->contact)));
