@@ -11,6 +11,7 @@
 #include "bench_c.h"
 
 #include <minkowski/collide.h>
+#include "meshes.h"
 #include "vec.h"
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ typedef enum scenario {
     SC_BEVEL_PLANE, /* a bevelled box on its octagon */
     SC_CAP_PLANE,   /* a cylinder standing on its cap */
     SC_SIDE_PLANE,  /* a cylinder lying on its side */
+    SC_MESH,        /* the demo's mesh cubes (56 points, faces of facets), yawed as the bevelled boxes */
     SC_COUNT
 } scenario;
 
@@ -55,10 +57,11 @@ static const char *const SC_NAME[SC_COUNT] = {
     "bevelled box on a plane",
     "cylinder cap on a plane",
     "cylinder side on a plane",
+    "mesh cubes (56 pts)",
 };
 
 /* Shape against the ground plane z = 0 rather than a shape pair. */
-static int on_plane(scenario sc) { return sc >= SC_BOX_PLANE; }
+static int on_plane(scenario sc) { return sc >= SC_BOX_PLANE && sc <= SC_SIDE_PLANE; }
 
 typedef struct rest_pair {
     const mk_shape *a, *b;
@@ -102,9 +105,9 @@ static mk_hull *make_hull(const mk_vec3 *p, int n)
 }
 
 typedef struct scene_data {
-    mk_shape box, hull8, bevelled, plane_box, ground, cylinder, capsule;
+    mk_shape box, hull8, bevelled, plane_box, ground, cylinder, capsule, mesh;
     mk_shape small[16], large[16];
-    mk_hull *hulls[34];
+    mk_hull *hulls[35];
     int nhulls;
 } scene_data;
 
@@ -147,6 +150,12 @@ static int make_shapes(scene_data *d, or_rng *rng)
         d->hulls[d->nhulls++] = hh;
         mk_shape_hull(q < 16 ? &d->small[q] : &d->large[q - 16], hh, 0);
     }
+    /* the demo's mesh_stack cube (no draw from rng: the other scenarios'
+     * pairs stay as they were) */
+    mk_vec3 m[MESH_CUBE_MAX(3)];
+    if (!(d->hulls[d->nhulls++] = make_hull(m, mesh_cube(3, 12345, m))))
+        return 0;
+    mk_shape_hull(&d->mesh, d->hulls[d->nhulls - 1], 0);
     return 1;
 }
 
@@ -161,10 +170,14 @@ static int make_pairs(scenario sc, const scene_data *d, or_rng *rng, rest_pair *
         case SC_BOX_BOX:
         case SC_HULL8:
         case SC_BEVELLED:
-            r[i].a = r[i].b = sc == SC_BOX_BOX ? &d->box : sc == SC_HULL8 ? &d->hull8 : &d->bevelled;
+        case SC_MESH:
+            r[i].a = r[i].b = sc == SC_BOX_BOX ? &d->box
+                              : sc == SC_HULL8 ? &d->hull8
+                              : sc == SC_MESH  ? &d->mesh
+                                               : &d->bevelled;
             r[i].xa = yawed(0, 0, axis, (mk_vec3){0, 0, 0});
-            r[i].xb = yawed(sc == SC_BEVELLED ? (yaw < 0 ? -0.05 : 0.05) + yaw / 6 : yaw, tilt, axis,
-                            (mk_vec3){side.x, side.y, 0.2});
+            r[i].xb = yawed(sc == SC_BEVELLED || sc == SC_MESH ? (yaw < 0 ? -0.05 : 0.05) + yaw / 6 : yaw, tilt,
+                            axis, (mk_vec3){side.x, side.y, 0.2});
             break;
         case SC_CYL_RANDOM:
             r[i].a = r[i].b = &d->cylinder;
