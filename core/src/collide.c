@@ -407,62 +407,21 @@ static mk_real edge_extents(const mk_real *x, const mk_real *y, int n, mk_real l
     return big;
 }
 
-/* Two hulls resting face on face with the faces' outlines crossing (a yawed
- * stack of equal boxes): D's face along the normal is then often neither
- * shape's face less a vertex (each one's deepest vertex overhangs the other's
- * face, and resting_shortcut's triangles miss the origin) but the
- * parallelogram {a - b} of an edge of A's face and an edge of B's face, one
- * of the slivers such parallelograms make, their planes apart by the bodies'
- * tilt. The one over the origin is the highest along n of those the line
- * along n through the origin crosses, i.e. of the edge pairs that cross seen
- * along n (every such parallelogram lies in D, and D's boundary is their
- * upper envelope). EPA (mk_epa_from_points) then starts from its four
- * corners and D's support opposite n: the polytope holds D's face from the
- * start, the expansion adds the neighbouring cells the lower bound needs
- * (2.8 supports on average on the demo's stack of bevelled boxes, against a
- * GJK + EPA from scratch), and the answer is certified as EPA's always is.
- * Returns 1 with *sd written, else 0. */
-static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *es, int hint_a, int hint_b,
-                         mk_signed_distance_result *sd)
+/* The edge pair of two faces, A's corners ia[0 .. na) (A's frame) and B's
+ * ib[0 .. nb) (posed in A's frame by R, p), whose parallelogram {a - b} is the
+ * highest along n of those the line along n through the origin crosses,
+ * with its height above the origin > 0: 1 with its corners in a[0 .. 4),
+ * b[0 .. 4) (a[k] - b[k] for the four pairs of the edges' ends), else 0. */
+static int crossing_edges(const mk_hull *ha, const int *ia, int na, const mk_hull *hb, const int *ib, int nbv,
+                          const mk_mat3 *R, mk_vec3 p, mk_vec3 n, mk_vec3 a[4], mk_vec3 b[4])
 {
-    if (pair->a->type != MK_SHAPE_HULL || pair->b->type != MK_SHAPE_HULL)
-        return 0;
-    const mk_hull *ha = pair->a->u.hull.hull, *hb = pair->b->u.hull.hull;
-    const mk_mat3 R = m3_tmul_m3(&pair->xf_a.R, &pair->xf_b.R);
-    const mk_vec3 p = m3_tmul(&pair->xf_a.R, v3_sub(pair->xf_b.p, pair->xf_a.p));
-    /* The faces along n: through each support vertex, the best aligned. */
-    const mk_vec3 nb = m3_tmul(&R, v3_neg(n));
-    int va = hint_a, vb = hint_b;
-    (void)mk_shape_support(pair->a, n, &va);
-    (void)mk_shape_support(pair->b, nb, &vb);
-    mk_real ca, cb;
-    const int fa = mk_manifold_hull_face(ha, n, va, &ca), fb = mk_manifold_hull_face(hb, nb, vb, &cb);
-    const mk_real cmin = cos(MK_COLLIDE_HINT_TILT);
-    if (fa < 0 || fb < 0 || !(ca >= cmin) || !(cb >= cmin))
-        return 0;
-    /* Each face's contact face: a mesh's flat face is many facets
-     * microradians apart, one of which rarely reaches across the other
-     * shape's outline; their region's outline does (the corners are the
-     * hull's vertices all the same, so the seed stays in D). An outline
-     * beyond the budget leaves the facet. */
-    int na, nbv;
-    const int *ia = mk_manifold_contact_face(ha, fa, &na, NULL);
-    const int *ib = mk_manifold_contact_face(hb, fb, &nbv, NULL);
-    if (na > MK_COLLIDE_FACE_POLY) {
-        ia = ha->face_vertices + ha->face_start[fa];
-        na = ha->face_start[fa + 1] - ha->face_start[fa];
-    }
-    if (nbv > MK_COLLIDE_FACE_POLY) {
-        ib = hb->face_vertices + hb->face_start[fb];
-        nbv = hb->face_start[fb + 1] - hb->face_start[fb];
-    }
     if (na < 3 || nbv < 3 || na > MK_COLLIDE_FACE_POLY || nbv > MK_COLLIDE_FACE_POLY)
         return 0;
     mk_vec3 pa[MK_COLLIDE_FACE_POLY], pb[MK_COLLIDE_FACE_POLY];
     for (int i = 0; i < na; ++i)
         pa[i] = ha->vertices[ia[i]];
     for (int j = 0; j < nbv; ++j)
-        pb[j] = v3_add(m3_mul(&R, hb->vertices[ib[j]]), p);
+        pb[j] = v3_add(m3_mul(R, hb->vertices[ib[j]]), p);
     /* The edge pair, in coordinates across n (x, y) and heights along it (z). */
     mk_vec3 t1, t2;
     v3_across(n, &t1, &t2);
@@ -515,12 +474,78 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
     }
     if (bi < 0 || !(best_h > 0))
         return 0;
-    /* The seed: the parallelogram's corners and D's support opposite n. */
     const int i1 = (bi + 1) % na, j1 = (bj + 1) % nbv;
+    a[0] = pa[bi], a[1] = pa[i1], a[2] = pa[bi], a[3] = pa[i1];
+    b[0] = pb[bj], b[1] = pb[bj], b[2] = pb[j1], b[3] = pb[j1];
+    return 1;
+}
+
+/* Two hulls resting face on face with the faces' outlines crossing (a yawed
+ * stack of equal boxes): D's face along the normal is then often neither
+ * shape's face less a vertex (each one's deepest vertex overhangs the other's
+ * face, and resting_shortcut's triangles miss the origin) but the
+ * parallelogram {a - b} of an edge of A's face and an edge of B's face, one
+ * of the slivers such parallelograms make, their planes apart by the bodies'
+ * tilt. The one over the origin is the highest along n of those the line
+ * along n through the origin crosses, i.e. of the edge pairs that cross seen
+ * along n (every such parallelogram lies in D, and D's boundary is their
+ * upper envelope: crossing_edges). EPA (mk_epa_from_points) then starts from
+ * its four corners and D's support opposite n: the polytope holds D's face
+ * from the start, the expansion adds the neighbouring cells the lower bound
+ * needs (about 3 iterations on the demo's stacks of bevelled boxes), and the
+ * answer is certified as EPA's always is. Returns 1 with *sd written, else 0.
+ *
+ * A mesh's flat face is many facets microradians apart (mk_hull.face_region),
+ * and two such facets often have no crossing edges over the origin (the
+ * demo's ODE mesh stack: 1,822 of 4,095 calls, then GJK + EPA from scratch);
+ * the faces' flat-region outlines then do (their corners are the hulls'
+ * vertices all the same, so the seed stays in D). Where the facets cross,
+ * their small parallelogram costs fewer edge pairs and EPA iterations, so
+ * they come first, unless the outlines gave the pair's last answer
+ * (outline_first; *outline says which gave this one). Measured against
+ * either order for every pair (ns a call, `mk_bench --section contact`,
+ * yawed mesh cubes; instructions over the ODE mesh stack's first 600
+ * steps): facets first
+ * 1,648-1,666 ns and 148.6M, outlines first 1,772-1,798 ns and 142.7M, the
+ * pair's 1,647-1,684 ns and 143.5M (the facets alone, before 83dc1b6:
+ * 1,687-1,712 ns and 194.9M). An outline beyond the budget is not tried. */
+static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *es, int hint_a, int hint_b,
+                         int outline_first, int *outline, mk_signed_distance_result *sd)
+{
+    if (pair->a->type != MK_SHAPE_HULL || pair->b->type != MK_SHAPE_HULL)
+        return 0;
+    const mk_hull *ha = pair->a->u.hull.hull, *hb = pair->b->u.hull.hull;
+    const mk_mat3 R = m3_tmul_m3(&pair->xf_a.R, &pair->xf_b.R);
+    const mk_vec3 p = m3_tmul(&pair->xf_a.R, v3_sub(pair->xf_b.p, pair->xf_a.p));
+    /* The faces along n: through each support vertex, the best aligned. */
+    const mk_vec3 nb = m3_tmul(&R, v3_neg(n));
+    int va = hint_a, vb = hint_b;
+    (void)mk_shape_support(pair->a, n, &va);
+    (void)mk_shape_support(pair->b, nb, &vb);
+    mk_real ca, cb;
+    const int fa = mk_manifold_hull_face(ha, n, va, &ca), fb = mk_manifold_hull_face(hb, nb, vb, &cb);
+    const mk_real cmin = cos(MK_COLLIDE_HINT_TILT);
+    if (fa < 0 || fb < 0 || !(ca >= cmin) || !(cb >= cmin))
+        return 0;
+    mk_vec3 a[5], b[5];
+    const int *fia = ha->face_vertices + ha->face_start[fa], *fib = hb->face_vertices + hb->face_start[fb];
+    const int fna = ha->face_start[fa + 1] - ha->face_start[fa], fnb = hb->face_start[fb + 1] - hb->face_start[fb];
+    int na, nbv;
+    const int *ia = mk_manifold_contact_face(ha, fa, &na, NULL);
+    const int *ib = mk_manifold_contact_face(hb, fb, &nbv, NULL);
+    const int regions = ia != fia || ib != fib;
+    *outline = regions && outline_first;
+    if (!crossing_edges(ha, *outline ? ia : fia, *outline ? na : fna, hb, *outline ? ib : fib, *outline ? nbv : fnb,
+                        &R, p, n, a, b)) {
+        *outline = !*outline;
+        if (!regions || !crossing_edges(ha, *outline ? ia : fia, *outline ? na : fna, hb, *outline ? ib : fib,
+                                        *outline ? nbv : fnb, &R, p, n, a, b))
+            return 0;
+    }
+    /* The seed: the parallelogram's corners and D's support opposite n. */
     int wa = va, wb = vb;
-    mk_vec3 a[5] = {pa[bi], pa[i1], pa[bi], pa[i1], mk_shape_support(pair->a, v3_neg(n), &wa)};
-    const mk_vec3 b_low = v3_add(m3_mul(&R, mk_shape_support(pair->b, v3_neg(nb), &wb)), p);
-    mk_vec3 b[5] = {pb[bj], pb[bj], pb[j1], pb[j1], b_low};
+    a[4] = mk_shape_support(pair->a, v3_neg(n), &wa);
+    b[4] = v3_add(m3_mul(&R, mk_shape_support(pair->b, v3_neg(nb), &wb)), p);
     return seeded_epa(pair, a, b, 5, es, sd);
 }
 
@@ -601,6 +626,7 @@ typedef struct outcome {
     mk_vec3 normal; /* A's local frame */
     int shortcut;   /* the depth came from resting_shortcut */
     int face_pair;  /* ... by way of face_pair_epa */
+    int face_outline; /* ... from the faces' flat-region outlines */
     int curved;     /* ... by way of curved_epa */
     int shortcut_missed; /* it was tried and could not answer */
 } outcome;
@@ -722,24 +748,26 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
          * two hulls' crossing face edges (face_pair_epa). A pair whose last
          * answer came from those tries them first (a resting pair keeps its
          * kind of contact). */
-        int got = SHORTCUT_NO;
+        int got = SHORTCUT_NO, outline = 0;
         const int pair_first = memory->face_pair && v3_len2(n) > 0;
         const int curved_first = memory->curved && v3_len2(n) > 0;
         if (curved_first && curved_epa(pair, n, &s.epa, ha, hb, &sd)) {
             got = SHORTCUT_DONE;
             oc->curved = 1;
-        } else if (pair_first && face_pair_epa(pair, n, &s.epa, ha, hb, &sd)) {
+        } else if (pair_first && face_pair_epa(pair, n, &s.epa, ha, hb, memory->face_outline, &outline, &sd)) {
             got = SHORTCUT_DONE;
             oc->face_pair = 1;
+            oc->face_outline = outline;
         } else if (v3_len2(n) > 0) {
             const int ra = resting_shortcut(pair, n, REF_A, &s.epa, ha, hb, &sd);
             got = ra == SHORTCUT_DONE ? ra : resting_shortcut(pair, n, REF_B, &s.epa, ha, hb, &sd);
             if (ra == SHORTCUT_NO_FACE && got == SHORTCUT_NO_FACE) {
                 got = resting_shortcut(pair, n, REF_D, &s.epa, ha, hb, &sd);
             } else if (ra == SHORTCUT_NO && got == SHORTCUT_NO && !pair_first &&
-                       face_pair_epa(pair, n, &s.epa, ha, hb, &sd)) {
+                       face_pair_epa(pair, n, &s.epa, ha, hb, memory->face_outline, &outline, &sd)) {
                 got = SHORTCUT_DONE;
                 oc->face_pair = 1;
+                oc->face_outline = outline;
             }
             if (got != SHORTCUT_DONE && !curved_first && curved_epa(pair, n, &s.epa, ha, hb, &sd)) {
                 got = SHORTCUT_DONE;
@@ -931,6 +959,7 @@ static mk_status collide_cached(const mk_pair *pair, const mk_collide_settings *
         cache->hint_normal = oc.normal;
     cache->shortcuts += (unsigned long long)oc.shortcut;
     cache->face_pair = oc.face_pair;
+    cache->face_outline = oc.face_outline;
     cache->curved = oc.curved;
     /* The shortcut's backoff (mk_collide_cache): a miss lengthens the run of
      * misses (and, from the patience on, sets the wait), a success ends it,

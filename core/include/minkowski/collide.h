@@ -83,8 +83,11 @@ typedef struct mk_collide_cache {
     int shortcut_misses;
     int shortcut_wait;
     /* The last call's depth came from two hulls' face edges (the shortcut's
-     * face-pair path, tried first next time). */
+     * face-pair path, tried first next time), and face_outline: from the
+     * edges of their faces' flat-region outlines rather than of the faces
+     * (mk_hull.face_region; the outlines are tried first next time). */
     int face_pair;
+    int face_outline;
     /* ... from EPA seeded around the hint on a curved contact (a cylinder,
      * cone, ellipsoid or user shape; tried first next time). */
     int curved;
