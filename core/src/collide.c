@@ -533,15 +533,16 @@ static int face_pair_epa(const mk_pair *pair, mk_vec3 n, const mk_epa_settings *
     int na, nbv;
     const int *ia = mk_manifold_contact_face(ha, fa, &na, NULL);
     const int *ib = mk_manifold_contact_face(hb, fb, &nbv, NULL);
+    /* [0]: the faces, [1]: their contact faces (the outlines where regions) */
+    const int *la[2] = {fia, ia}, *lb[2] = {fib, ib}, ka[2] = {fna, na}, kb[2] = {fnb, nbv};
     const int regions = ia != fia || ib != fib;
-    *outline = regions && outline_first;
-    if (!crossing_edges(ha, *outline ? ia : fia, *outline ? na : fna, hb, *outline ? ib : fib, *outline ? nbv : fnb,
-                        &R, p, n, a, b)) {
-        *outline = !*outline;
-        if (!regions || !crossing_edges(ha, *outline ? ia : fia, *outline ? na : fna, hb, *outline ? ib : fib,
-                                        *outline ? nbv : fnb, &R, p, n, a, b))
+    int k = regions && outline_first;
+    if (!crossing_edges(ha, la[k], ka[k], hb, lb[k], kb[k], &R, p, n, a, b)) {
+        k = !k;
+        if (!regions || !crossing_edges(ha, la[k], ka[k], hb, lb[k], kb[k], &R, p, n, a, b))
             return 0;
     }
+    *outline = k;
     /* The seed: the parallelogram's corners and D's support opposite n. */
     int wa = va, wb = vb;
     a[4] = mk_shape_support(pair->a, v3_neg(n), &wa);
