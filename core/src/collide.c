@@ -408,7 +408,7 @@ static mk_real edge_extents(const mk_real *x, const mk_real *y, int n, mk_real l
 }
 
 /* The edge pair of two faces, A's corners ia[0 .. na) (A's frame) and B's
- * ib[0 .. nb) (posed in A's frame by R, p), whose parallelogram {a - b} is the
+ * ib[0 .. nbv) (posed in A's frame by R, p), whose parallelogram {a - b} is the
  * highest along n of those the line along n through the origin crosses,
  * with its height above the origin > 0: 1 with its corners in a[0 .. 4),
  * b[0 .. 4) (a[k] - b[k] for the four pairs of the edges' ends), else 0. */
