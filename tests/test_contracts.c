@@ -39,19 +39,10 @@
  * sqrt(1e-8 / 2). */
 #define BOOLEAN_BAND 7.1e-5
 
-/* Growth witnesses of hulls from meshes meet at the contact to this
- * (relative, as check_growth's 1e-9 for the other scenes): the final basis
- * can be a sliver of facets microradians apart whose weights round slightly
- * negative (-1.3e-6 seen), and growth.c clamps them, which moves B's
- * witness off the ray (growth.h). Worst seen over MK_TEST_SEED=1..60 at
- * MK_TEST_SCALE=4 (144,000 scenes): 5.6e-7; 23 of the 60 runs exceed 1e-9. */
-#define MESH_MEET 2e-6
-
 static int unit_normal(mk_vec3 n) { return fabs(v3_len(n) - 1) <= 1e-9; }
 
 typedef struct scene {
     int index;
-    int meshes;   /* hulls from meshes: the growth witnesses' meeting allowance (check_growth) */
     mk_shape a, b;
     mk_transform xa, xb;
     double size;  /* the larger shape's extent, for rounding allowances */
@@ -159,8 +150,7 @@ static void check_growth(const scene *sc, const mk_growth_result *g, const char 
             sc->index, what, sc->a.type, sc->b.type, oa, ob);
     const mk_vec3 xa = v3_madd(g->centre_a, g->sigma, v3_sub(g->point_a, g->centre_a));
     const mk_vec3 xb = v3_madd(g->centre_b, g->sigma, v3_sub(g->point_b, g->centre_b));
-    const double rel = sc->meshes ? MESH_MEET : 1e-9;
-    const double reach = slack + rel * (g->sigma + 1) * (sc->size + v3_len(v3_sub(g->centre_b, g->centre_a)));
+    const double reach = slack + 1e-9 * (g->sigma + 1) * (sc->size + v3_len(v3_sub(g->centre_b, g->centre_a)));
     REQUIRE(v3_len(v3_sub(xa, g->contact)) <= reach && v3_len(v3_sub(xb, g->contact)) <= reach,
             "scene %d %s: scaled witnesses %g and %g from the contact", sc->index, what,
             v3_len(v3_sub(xa, g->contact)), v3_len(v3_sub(xb, g->contact)));
@@ -310,7 +300,6 @@ START_TEST(random_scenes_keep_the_contracts)
     for (int i = 0; i < n; ++i) {
         scene sc;
         sc.index = i;
-        sc.meshes = 0;
         const or_family fa = (or_family)or_int(&r, OR_FAMILY_COUNT), fb = (or_family)or_int(&r, OR_FAMILY_COUNT);
         mk_shape a, b;
         or_random_shape(&r, fa, &p12, &p60, &a);
@@ -381,7 +370,6 @@ START_TEST(mesh_hulls_keep_the_contracts)
     for (int i = 0; i < n; ++i) {
         scene sc;
         sc.index = i;
-        sc.meshes = 1;
         sc.scale = 1;
         mk_shape_hull(&sc.a, mesh[or_int(&r, MESHES)], 0);
         if (or_int(&r, 3) == 0)

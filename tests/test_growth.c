@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <minkowski/growth.h>
+#include "meshes.h"
 #include "oracle.h"
 #include "require.h"
 #include "vec.h"
@@ -657,6 +658,103 @@ START_TEST(corner_step_columns_in_one_plane_with_the_ray)
     mk_growth_distance(&in, &st, NULL, &res);
     const bracket br = gjk_bisect(&g);
     check_solution(&g, &res, st.tolerance, &br, "sphere vs capsule, corner columns in one plane");
+}
+END_TEST
+
+/* Hulls as they come from meshes (demos/meshes.h: cubes and bricks whose
+ * faces are many facets microradians apart). At these poses growth's final
+ * basis is three points of D' nearly on one line, and the ray's crossing
+ * weighs one of them a hair below 0 (-5.6e-9, -1.3e-6, -2.2e-10): the
+ * crossing lies just outside the triangle. Clamping the weight and scaling
+ * the others up moved the combination along the line, by the weight times
+ * the far point's distance: in the second case B's witness scaled by sigma
+ * missed the contact by about 1.3e-7 m. growth.c takes the nearest point of
+ * the triangle's border instead (6e-13 m from the crossing there). The other
+ * two cases keep that choice honest on near-lines: weights from area ratios
+ * (the textbook nearest point of a triangle) missed by 1.1e-5 and 9e-8 m
+ * there. Found by test_contracts' mesh_hulls_keep_the_contracts at
+ * MK_TEST_SCALE=4 (seeds 6, 1 and 2: scenes 2134, 1805 and 284). */
+START_TEST(witnesses_meet_on_mesh_slivers)
+{
+    static const struct {
+        int mesh_a, mesh_b;
+        double ra[9], pa[3], rb[9], pb[3];
+    } cases[] = {
+        {5, 4,
+         {-0.27778067449559973, -0.93975911485269314, 0.19922525675238106, -0.017189898630410816,
+          0.21221644570999887, 0.97707148538645383, -0.96049071013823228, 0.26798691427287558,
+          -0.075103991349704691},
+         {2.3881019575404414, -0.69797532316165301, 0.36169788617561061},
+         {-0.37130015181114362, 0.92818202435602359, -0.024785619366404554, -0.066482783970289283,
+          -0.053201495036491853, -0.99636822528693791, -0.92612970835654662, -0.36830385633093304,
+          0.081461848193996267},
+         {2.6021996067672948, -0.6183227654895781, 0.29226147741731434}},
+        {5, 5,
+         {0.59019237981158745, 0.79348864233074745, -0.14848814533302729, -0.30682885997017983,
+          0.05036021043640293, -0.95043142829675065, -0.74667864942137929, 0.60649783486580466,
+          0.27318742797090179},
+         {-2.165241856597087, 1.8691305685891313, 0.30053297867148521},
+         {0.050520721943788316, 0.64464530710163703, -0.76281064798946985, 0.080553130418890118,
+          -0.76392773138859127, -0.64025433570980084, -0.9954691606644559, -0.029100674344713973,
+          -0.090522377999516124},
+         {-2.1379108378798541, 1.6609497117943997, 0.14885261562970512}},
+        {2, 2,
+         {-0.13551235503122183, -0.67562991399052741, -0.72467966782230397, 0.98956853671668432,
+          -0.056201528863206729, -0.1326480278550668, 0.048892870383037634, -0.73509564512013736,
+          0.67619810688223358},
+         {0.26543059315542172, 1.3460909933507685, -1.6284547187549989},
+         {0.051231417006328606, -0.51625298605832948, 0.85490244840998209, -0.9986575627284654,
+          -0.01993122328536745, 0.047810236807508011, -0.0076429259295652252, -0.85620418167876711,
+          -0.51658105361988271},
+         {0.001919212854249364, 1.5251686150416777, -1.6928013069162626}},
+    };
+    mk_hull *mesh[6];
+    for (int i = 0; i < 6; ++i) { /* test_contracts' six: grids 2-4, the last three bricks */
+        mk_vec3 pts[MESH_CUBE_MAX(4)];
+        const int n = mesh_cube(2 + i % 3, 0x51 + (unsigned long long)i, pts);
+        if (i >= 3)
+            for (int k = 0; k < n; ++k)
+                pts[k] = v3(1.5 * pts[k].x, pts[k].y, 0.5 * pts[k].z);
+        ck_assert_int_eq(mk_hull_create(pts, n, &mesh[i]), MK_OK);
+    }
+    const mk_growth_settings st = mk_growth_default_settings();
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        gcase g;
+        memset(&g, 0, sizeof g);
+        mk_shape_hull(&g.a, mesh[cases[c].mesh_a], 0);
+        mk_shape_hull(&g.b, mesh[cases[c].mesh_b], 0);
+        g.oa = g.a;
+        g.ob = g.b;
+        for (int k = 0; k < 9; ++k) {
+            g.xa.R.m[k / 3][k % 3] = cases[c].ra[k];
+            g.xb.R.m[k / 3][k % 3] = cases[c].rb[k];
+        }
+        g.xa.p = v3(cases[c].pa[0], cases[c].pa[1], cases[c].pa[2]);
+        g.xb.p = v3(cases[c].pb[0], cases[c].pb[1], cases[c].pb[2]);
+        mk_growth_input in = input_of(&g);
+        mk_growth_cache cache;
+        memset(&cache, 0, sizeof cache);
+        mk_growth_result res;
+        mk_growth_distance(&in, &st, &cache, &res); /* cold, as in test_contracts */
+        const bracket br = gjk_bisect(&g);
+        char what[64];
+        snprintf(what, sizeof what, "mesh sliver case %zu", c);
+        check_solution(&g, &res, st.tolerance, &br, what);
+        /* Closer than check_solution's allowance (which scales with the
+         * poses' distance from the world origin): to 1e-9 of the pair's own
+         * size, as test_contracts asks. */
+        double size = 0;
+        for (int k = 0; k < mesh[cases[c].mesh_a]->num_vertices; ++k)
+            size = fmax(size, v3_len(mesh[cases[c].mesh_a]->vertices[k]));
+        for (int k = 0; k < mesh[cases[c].mesh_b]->num_vertices; ++k)
+            size = fmax(size, v3_len(mesh[cases[c].mesh_b]->vertices[k]));
+        const mk_vec3 xb = v3_madd(res.centre_b, res.sigma, v3_sub(res.point_b, res.centre_b));
+        const double miss = v3_len(v3_sub(xb, res.contact));
+        const double allowed = 1e-9 * (res.sigma + 1) * (size + v3_len(v3_sub(res.centre_b, res.centre_a)));
+        REQUIRE(miss <= allowed, "%s: B's scaled witness %g from the contact (allowed %g)", what, miss, allowed);
+    }
+    for (int i = 0; i < 6; ++i)
+        mk_hull_destroy(mesh[i]);
 }
 END_TEST
 
@@ -1827,6 +1925,7 @@ static Suite *growth_suite(void)
     tcase_add_test(hostile, corner_step_columns_in_one_plane_with_the_ray);
     tcase_add_test(hostile, corner_vertex_met_twice_is_held_once);
     tcase_add_test(hostile, corner_step_missing_an_edge_does_not_stall);
+    tcase_add_test(hostile, witnesses_meet_on_mesh_slivers);
     tcase_add_test(hostile, boolean_on_capsules_near_touching_ends_early);
     suite_add_tcase(s, hostile);
     TCase *plane = tcase_create("2d");

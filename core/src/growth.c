@@ -1411,21 +1411,53 @@ static void store_cache(mk_growth_cache *cache, const ctx *c, const run *r, cons
     cache->valid = ok;
 }
 
-/* Witnesses on A and B (A's frame) from the basis weights (eq. 28). */
-static void witnesses(const basis *B, mk_vec3 *pa, mk_vec3 *pb)
+/* Weights of the point of the border of triangle (w0, w1, w2) nearest to q:
+ * the nearest of q's feet on the three edges (each clamped to its edge).
+ * Nonnegative, summing to 1. For a q outside the triangle, or on its border
+ * (which is where a weight below 0 puts it), that is the triangle's nearest
+ * point, without the ill-conditioned area ratios of a sliver, or of three
+ * points on one line. */
+static void border_weights(const mk_vec3 w[3], mk_vec3 q, mk_real lam[3])
 {
-    mk_real l0 = rmax(B->lambda[0], 0), l1 = rmax(B->lambda[1], 0), l2 = rmax(B->lambda[2], 0);
-    mk_real sum = l0 + l1 + l2;
-    if (!(sum > 0)) {
-        l0 = l1 = l2 = 1;
-        sum = 3;
+    mk_real best = INFINITY;
+    lam[0] = 1, lam[1] = lam[2] = 0;
+    for (int i = 0; i < 3; ++i) {
+        const int j = i == 2 ? 0 : i + 1;
+        const mk_vec3 e = v3_sub(w[j], w[i]);
+        const mk_real ee = v3_dot(e, e);
+        mk_real t = ee > 0 ? v3_dot(v3_sub(q, w[i]), e) / ee : 0;
+        t = t > 0 ? (t < 1 ? t : 1) : 0; /* NaN to 0 */
+        const mk_real d = v3_len2(v3_sub(v3_madd(w[i], t, e), q));
+        if (d < best) {
+            best = d;
+            lam[0] = lam[1] = lam[2] = 0;
+            lam[i] = 1 - t;
+            lam[j] = t;
+        }
     }
-    mk_real inv = 1 / sum;
-    l0 *= inv;
-    l1 *= inv;
-    l2 *= inv;
-    *pa = v3_madd(v3_madd(v3_scale(B->a[0], l0), l1, B->a[1]), l2, B->a[2]);
-    *pb = v3_madd(v3_madd(v3_scale(B->b[0], l0), l1, B->b[1]), l2, B->b[2]);
+}
+
+/* Witnesses on A and B (A's frame) from the basis weights (eq. 28): convex
+ * combinations of the basis' points of A and of B, which scaled by 1 / t_L
+ * about their centres meet where the ray crosses the basis triangle. A
+ * weight that rounds below 0 puts that crossing just outside the triangle
+ * (hulls from meshes, whose faces are facets microradians apart: a final
+ * basis of three points nearly on one line, -1.3e-6 seen). Clamping the
+ * weight moved the combination along that line, by the weight times the far
+ * point's distance (B's image missed the contact by up to 5.6e-7 of the
+ * scene's size); the border's point nearest the crossing moves it by its
+ * distance from the triangle only. */
+static void witnesses(const basis *B, mk_vec3 p, mk_vec3 *pa, mk_vec3 *pb)
+{
+    mk_real lam[3] = {B->lambda[0], B->lambda[1], B->lambda[2]};
+    if (!(lam[0] >= 0 && lam[1] >= 0 && lam[2] >= 0) || !(lam[0] + lam[1] + lam[2] > 0))
+        border_weights(B->w, v3_scale(p, B->tl), lam);
+    mk_real inv = 1 / (lam[0] + lam[1] + lam[2]);
+    lam[0] *= inv;
+    lam[1] *= inv;
+    lam[2] *= inv;
+    *pa = v3_madd(v3_madd(v3_scale(B->a[0], lam[0]), lam[1], B->a[1]), lam[2], B->a[2]);
+    *pb = v3_madd(v3_madd(v3_scale(B->b[0], lam[0]), lam[1], B->b[1]), lam[2], B->b[2]);
 }
 
 static void zero_result(mk_growth_result *out, mk_status st)
@@ -1480,7 +1512,7 @@ mk_status mk_growth_distance(const mk_growth_input *in, const mk_growth_settings
         tu = tl;
     }
     mk_vec3 pa, pb;
-    witnesses(B, &pa, &pb);
+    witnesses(B, c.p, &pa, &pb);
     const mk_real sigma = 1 / tl;
     out->sigma = sigma;
     out->upper_bound = sigma;
@@ -1554,7 +1586,7 @@ mk_status mk_growth_intersect(const mk_growth_input *in, const mk_growth_setting
          * sigma = 1). Converged without a decision: touching within the
          * tolerance. */
         mk_vec3 pa, pb;
-        witnesses(B, &pa, &pb);
+        witnesses(B, c.p, &pa, &pb);
         mk_real f = B->tl > 1 ? 1 / B->tl : 1;
         out->common_point = xf_apply(xa, v3_madd(c.ca, f, v3_sub(pa, c.ca)));
         out->status = MK_GJK_INTERSECTING;

@@ -109,11 +109,11 @@ typedef struct mk_growth_result {
     mk_real upper_bound; /* 1 / t_L: at this scale point_a, point_b scale to one common point */
     /* World witnesses on the unscaled shapes' surfaces, from the optimal basis'
      * barycentric weights (eq. 28): scaling A by sigma about centre_a and B about
-     * centre_b brings both to `contact` (A's image). A weight that rounds
-     * below 0 is clamped: on a final basis that is a sliver of facets
-     * microradians apart (hulls from meshes) B's image then misses `contact`
-     * by up to about 1e-6 of the scene's size (test_contracts: 5.6e-7 at
-     * worst in 144,000 such scenes; elsewhere below 1e-9). */
+     * centre_b brings both to `contact` (A's image). When a weight rounds
+     * below 0 (a final basis of three points nearly on one line: hulls from
+     * meshes, faces of facets microradians apart), the weights are those of
+     * the basis triangle's point nearest the ray's crossing, which keeps the
+     * meeting to rounding (test_growth witnesses_meet_on_mesh_slivers). */
     mk_vec3 point_a;
     mk_vec3 point_b;
     mk_vec3 contact;     /* world point common to both scaled shapes */
