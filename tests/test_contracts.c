@@ -337,6 +337,71 @@ START_TEST(random_scenes_keep_the_contracts)
 }
 END_TEST
 
+/* Far from the world's origin (a large world: a vehicle 100 km out) the
+ * queries work in the pair's own frame, so every promise holds as near the
+ * origin, and the answers agree with those of the same pair placed near it
+ * to the queries' tolerances: a tolerance or a bound scaled by the world
+ * coordinates, instead of by the shapes, would fail here. Random scenes as
+ * random_scenes_keep_the_contracts' (unit scale, most slid to a target
+ * signed distance), moved 1 km or 100 km. */
+START_TEST(far_scenes_keep_the_contracts)
+{
+    or_rng r = or_test_rng(0xfa2);
+    or_hull_pool p12, p60;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 16, 60), MK_OK);
+    const size_t ws_bytes = mk_epa_workspace_size(128);
+    void *ws = malloc(ws_bytes);
+    const int n = or_scaled(600);
+    tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int compared = 0;
+    double worst = 0;
+    for (int i = 0; i < n; ++i) {
+        scene sc;
+        sc.index = i;
+        sc.scale = 1;
+        or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &p12, &p60, &sc.a);
+        or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &p12, &p60, &sc.b);
+        or_place_pair(&r, &sc.a, &sc.b, or_uniform(&r, -0.05, 0.05), &sc.xa, &sc.xb);
+        const double ea = extent(&sc.a), eb = extent(&sc.b);
+        sc.size = ea > eb ? ea : eb;
+        mk_pair p = {&sc.a, sc.xa, &sc.b, sc.xb};
+        mk_signed_distance_result near_sd, far_sd;
+        /* most slid to touching, just apart, just in or 1 cm deep first */
+        const int kind = or_int(&r, 5);
+        if (kind < 4 && mk_signed_distance(&p, NULL, NULL, NULL, ws, ws_bytes, &near_sd) < MK_INVALID_INPUT) {
+            static const double targets[4] = {0, 1e-6, -1e-6, -0.01};
+            sc.xb.p = v3_madd(sc.xb.p, targets[kind] - near_sd.distance, near_sd.normal);
+            p.xf_b = sc.xb;
+        }
+        const mk_status ns = mk_signed_distance(&p, NULL, NULL, NULL, ws, ws_bytes, &near_sd);
+        const mk_vec3 off = v3_scale(or_unit(&r), i % 2 ? 1e5 : 1e3);
+        scene far = sc;
+        far.xa.p = v3_add(sc.xa.p, off);
+        far.xb.p = v3_add(sc.xb.p, off);
+        const mk_pair q = {&far.a, far.xa, &far.b, far.xb};
+        const mk_status fs = mk_signed_distance(&q, NULL, NULL, NULL, ws, ws_bytes, &far_sd);
+        /* both within EPA's and GJK's absolute tolerance (1e-8) of the exact
+         * value, when neither stopped at a budget */
+        if ((ns == MK_GJK_SEPARATED || ns == MK_PENETRATING) && (fs == MK_GJK_SEPARATED || fs == MK_PENETRATING)) {
+            const double d = fabs(far_sd.distance - near_sd.distance);
+            worst = fmax(worst, d);
+            REQUIRE(d <= 2e-8 + 1e-12 * sc.size, "scene %d: signed distance %.17g, %.17g near the origin", i,
+                    far_sd.distance, near_sd.distance);
+            ++compared;
+        }
+        check_scene(&far, ws, ws_bytes, &t);
+    }
+    free(ws);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+    printf("contracts, far scenes: %d scenes (%d penetrating, %d apart, %d at a budget); %d signed distances "
+           "compared with the pair near the origin, largest difference %.3g\n",
+           n, t.penetrating, t.separated, t.budget, compared, worst);
+    ck_assert_int_gt(compared, n / 2);
+}
+END_TEST
+
 /* Hulls as they come from meshes (demos/meshes.h: cubes whose faces are many
  * facets microradians apart, one flat region each, and bricks made of them),
  * against each other and against the random families, placed at random or
@@ -460,6 +525,7 @@ static Suite *contracts_suite(void)
     tcase_set_timeout(t, 600 * or_test_scale());
     tcase_add_test(t, random_scenes_keep_the_contracts);
     tcase_add_test(t, mesh_hulls_keep_the_contracts);
+    tcase_add_test(t, far_scenes_keep_the_contracts);
     suite_add_tcase(s, t);
     return s;
 }
