@@ -286,14 +286,35 @@ static void check_scene(const scene *sc, void *ws, size_t ws_bytes, tally *t)
     }
 }
 
+/* What a random test draws its scenes with: two pools of random hulls (of 12
+ * and of 60 points, `count` each) and a workspace for EPA's default budget. */
+typedef struct kit {
+    or_hull_pool p12, p60;
+    void *ws;
+    size_t ws_bytes;
+} kit;
+
+static void kit_make(kit *k, or_rng *r, int count)
+{
+    ck_assert_int_eq(or_hull_pool_make(&k->p12, r, count, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&k->p60, r, count, 60), MK_OK);
+    k->ws_bytes = mk_epa_workspace_size(128);
+    k->ws = malloc(k->ws_bytes);
+    ck_assert_ptr_nonnull(k->ws);
+}
+
+static void kit_free(kit *k)
+{
+    free(k->ws);
+    or_hull_pool_free(&k->p12);
+    or_hull_pool_free(&k->p60);
+}
+
 START_TEST(random_scenes_keep_the_contracts)
 {
     or_rng r = or_test_rng(0xc0417ac7);
-    or_hull_pool p12, p60;
-    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
-    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 16, 60), MK_OK);
-    const size_t ws_bytes = mk_epa_workspace_size(128);
-    void *ws = malloc(ws_bytes);
+    kit kt;
+    kit_make(&kt, &r, 16);
     static const double scales[3] = {1e-3, 1, 1e3};
     const int n = or_scaled(3000);
     tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -302,8 +323,8 @@ START_TEST(random_scenes_keep_the_contracts)
         sc.index = i;
         const or_family fa = (or_family)or_int(&r, OR_FAMILY_COUNT), fb = (or_family)or_int(&r, OR_FAMILY_COUNT);
         mk_shape a, b;
-        or_random_shape(&r, fa, &p12, &p60, &a);
-        or_random_shape(&r, fb, &p12, &p60, &b);
+        or_random_shape(&r, fa, &kt.p12, &kt.p60, &a);
+        or_random_shape(&r, fb, &kt.p12, &kt.p60, &b);
         const int hulls = a.type == MK_SHAPE_HULL || b.type == MK_SHAPE_HULL;
         const double k = hulls ? 1 : scales[or_int(&r, 3)];
         sc.scale = k;
@@ -321,14 +342,12 @@ START_TEST(random_scenes_keep_the_contracts)
             static const double targets[5] = {0, 1e-9, -1e-9, 1e-6, -0.01};
             mk_pair p = {&sc.a, sc.xa, &sc.b, sc.xb};
             mk_signed_distance_result sd;
-            if (mk_signed_distance(&p, NULL, NULL, NULL, ws, ws_bytes, &sd) < MK_INVALID_INPUT)
+            if (mk_signed_distance(&p, NULL, NULL, NULL, kt.ws, kt.ws_bytes, &sd) < MK_INVALID_INPUT)
                 sc.xb.p = v3_madd(sc.xb.p, targets[kind] * k - sd.distance, sd.normal);
         }
-        check_scene(&sc, ws, ws_bytes, &t);
+        check_scene(&sc, kt.ws, kt.ws_bytes, &t);
     }
-    free(ws);
-    or_hull_pool_free(&p12);
-    or_hull_pool_free(&p60);
+    kit_free(&kt);
     printf("contracts: %d random scenes (%d penetrating, %d apart, %d at EPA's or GJK's budget; Boolean apart %d of %d, "
            "growth Boolean %d); %d collide points, %d of them witness pairs\n",
            n, t.penetrating, t.separated, t.budget, t.boolean_apart, 3 * n, t.growth_apart, t.points, t.witness);
@@ -347,11 +366,8 @@ END_TEST
 START_TEST(far_scenes_keep_the_contracts)
 {
     or_rng r = or_test_rng(0xfa2);
-    or_hull_pool p12, p60;
-    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
-    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 16, 60), MK_OK);
-    const size_t ws_bytes = mk_epa_workspace_size(128);
-    void *ws = malloc(ws_bytes);
+    kit kt;
+    kit_make(&kt, &r, 16);
     const int n = or_scaled(600);
     tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int compared = 0;
@@ -360,8 +376,8 @@ START_TEST(far_scenes_keep_the_contracts)
         scene sc;
         sc.index = i;
         sc.scale = 1;
-        or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &p12, &p60, &sc.a);
-        or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &p12, &p60, &sc.b);
+        or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &kt.p12, &kt.p60, &sc.a);
+        or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &kt.p12, &kt.p60, &sc.b);
         or_place_pair(&r, &sc.a, &sc.b, or_uniform(&r, -0.05, 0.05), &sc.xa, &sc.xb);
         const double ea = extent(&sc.a), eb = extent(&sc.b);
         sc.size = ea > eb ? ea : eb;
@@ -369,18 +385,18 @@ START_TEST(far_scenes_keep_the_contracts)
         mk_signed_distance_result near_sd, far_sd;
         /* most slid to touching, just apart, just in or 1 cm deep first */
         const int kind = or_int(&r, 5);
-        if (kind < 4 && mk_signed_distance(&p, NULL, NULL, NULL, ws, ws_bytes, &near_sd) < MK_INVALID_INPUT) {
+        if (kind < 4 && mk_signed_distance(&p, NULL, NULL, NULL, kt.ws, kt.ws_bytes, &near_sd) < MK_INVALID_INPUT) {
             static const double targets[4] = {0, 1e-6, -1e-6, -0.01};
             sc.xb.p = v3_madd(sc.xb.p, targets[kind] - near_sd.distance, near_sd.normal);
             p.xf_b = sc.xb;
         }
-        const mk_status ns = mk_signed_distance(&p, NULL, NULL, NULL, ws, ws_bytes, &near_sd);
+        const mk_status ns = mk_signed_distance(&p, NULL, NULL, NULL, kt.ws, kt.ws_bytes, &near_sd);
         const mk_vec3 off = v3_scale(or_unit(&r), i % 2 ? 1e5 : 1e3);
         scene far = sc;
         far.xa.p = v3_add(sc.xa.p, off);
         far.xb.p = v3_add(sc.xb.p, off);
         const mk_pair q = {&far.a, far.xa, &far.b, far.xb};
-        const mk_status fs = mk_signed_distance(&q, NULL, NULL, NULL, ws, ws_bytes, &far_sd);
+        const mk_status fs = mk_signed_distance(&q, NULL, NULL, NULL, kt.ws, kt.ws_bytes, &far_sd);
         /* both within EPA's and GJK's absolute tolerance (1e-8) of the exact
          * value, when neither stopped at a budget */
         if ((ns == MK_GJK_SEPARATED || ns == MK_PENETRATING) && (fs == MK_GJK_SEPARATED || fs == MK_PENETRATING)) {
@@ -390,11 +406,9 @@ START_TEST(far_scenes_keep_the_contracts)
                     far_sd.distance, near_sd.distance);
             ++compared;
         }
-        check_scene(&far, ws, ws_bytes, &t);
+        check_scene(&far, kt.ws, kt.ws_bytes, &t);
     }
-    free(ws);
-    or_hull_pool_free(&p12);
-    or_hull_pool_free(&p60);
+    kit_free(&kt);
     printf("contracts, far scenes: %d scenes (%d penetrating, %d apart, %d at a budget); %d signed distances "
            "compared with the pair near the origin, largest difference %.3g\n",
            n, t.penetrating, t.separated, t.budget, compared, worst);
@@ -413,9 +427,8 @@ END_TEST
 START_TEST(mesh_hulls_keep_the_contracts)
 {
     or_rng r = or_test_rng(0x3e5b);
-    or_hull_pool p12, p60;
-    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 8, 12), MK_OK);
-    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 8, 60), MK_OK);
+    kit kt;
+    kit_make(&kt, &r, 8);
     enum { MESHES = 6 };
     mk_hull *mesh[MESHES];
     for (int i = 0; i < MESHES; ++i) {
@@ -427,8 +440,6 @@ START_TEST(mesh_hulls_keep_the_contracts)
         ck_assert_int_eq(mk_hull_create(pts, n, &mesh[i]), MK_OK);
         ck_assert(mesh[i]->num_regions > 0 && !mesh[i]->box);
     }
-    const size_t ws_bytes = mk_epa_workspace_size(128);
-    void *ws = malloc(ws_bytes);
     const int n = or_scaled(600);
     tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int oracle_checked = 0, overlapping = 0, face_pairs = 0;
@@ -438,7 +449,7 @@ START_TEST(mesh_hulls_keep_the_contracts)
         sc.scale = 1;
         mk_shape_hull(&sc.a, mesh[or_int(&r, MESHES)], 0);
         if (or_int(&r, 3) == 0)
-            or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &p12, &p60, &sc.b);
+            or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &kt.p12, &kt.p60, &sc.b);
         else
             mk_shape_hull(&sc.b, mesh[or_int(&r, MESHES)], 0);
         or_place_pair(&r, &sc.a, &sc.b, or_uniform(&r, -0.05, 0.02), &sc.xa, &sc.xb);
@@ -464,13 +475,13 @@ START_TEST(mesh_hulls_keep_the_contracts)
         mk_pair p = {&sc.a, sc.xa, &sc.b, sc.xb};
         mk_signed_distance_result sd;
         const int kind = resting ? 3 : or_int(&r, 4);
-        if (kind < 3 && mk_signed_distance(&p, NULL, NULL, NULL, ws, ws_bytes, &sd) < MK_INVALID_INPUT) {
+        if (kind < 3 && mk_signed_distance(&p, NULL, NULL, NULL, kt.ws, kt.ws_bytes, &sd) < MK_INVALID_INPUT) {
             static const double targets[3] = {0, -1e-6, -0.005};
             sc.xb.p = v3_madd(sc.xb.p, targets[kind] - sd.distance, sd.normal);
             p.xf_b = sc.xb;
         }
         if (sc.b.type == MK_SHAPE_HULL &&
-            mk_signed_distance(&p, NULL, NULL, NULL, ws, ws_bytes, &sd) < MK_INVALID_INPUT) {
+            mk_signed_distance(&p, NULL, NULL, NULL, kt.ws, kt.ws_bytes, &sd) < MK_INVALID_INPUT) {
             double d;
             mk_vec3 wa, wb;
             REQUIRE(or_exact_distance(&sc.a, &sc.xa, &sc.b, &sc.xb, &d, &wa, &wb), "scene %d: oracle", i);
@@ -502,13 +513,11 @@ START_TEST(mesh_hulls_keep_the_contracts)
                 ++overlapping;
             }
         }
-        check_scene(&sc, ws, ws_bytes, &t);
+        check_scene(&sc, kt.ws, kt.ws_bytes, &t);
     }
-    free(ws);
     for (int i = 0; i < MESHES; ++i)
         mk_hull_destroy(mesh[i]);
-    or_hull_pool_free(&p12);
-    or_hull_pool_free(&p60);
+    kit_free(&kt);
     printf("contracts, mesh hulls: %d scenes (%d penetrating, %d apart, %d at a budget), %d against the exact "
            "oracle; %d collide points; %d overlapping hull pairs collided twice, %d second calls by the face-pair "
            "path\n",
