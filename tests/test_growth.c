@@ -668,12 +668,14 @@ END_TEST
  * crossing lies just outside the triangle. Clamping the weight and scaling
  * the others up moved the combination along the line, by the weight times
  * the far point's distance: in the second case B's witness scaled by sigma
- * missed the contact by about 1.3e-7 m. growth.c takes the nearest point of
- * the triangle's border instead (6e-13 m from the crossing there). The other
- * two cases keep that choice honest on near-lines: weights from area ratios
- * (the textbook nearest point of a triangle) missed by 1.1e-5 and 9e-8 m
- * there. Found by test_contracts' mesh_hulls_keep_the_contracts at
- * MK_TEST_SCALE=4 (seeds 6, 1 and 2: scenes 2134, 1805 and 284). */
+ * missed the contact by 1.75e-7 m. growth.c takes the nearest point of the
+ * triangle's border instead (6.2e-13 m from the contact there). The first
+ * and third cases keep that choice honest on near-lines: weights from area
+ * ratios (the textbook nearest point of a triangle) missed by 1.1e-5 and
+ * 9e-8 m there. Found by test_contracts'
+ * mesh_hulls_keep_the_contracts at MK_TEST_SCALE=4 (the second case: seed 1,
+ * scene 1805; the others, seeds 6 and 2, scenes 2134 and 284, failed the
+ * area-ratio version). */
 START_TEST(witnesses_meet_on_mesh_slivers)
 {
     static const struct {
