@@ -25,6 +25,7 @@
 #include <string.h>
 #include "epa_seed.h"
 #include "pair_check.h"
+#include "revolution.h"
 #include "segment.h"
 #include "simplex.h"
 #include "support.h"
@@ -1512,6 +1513,10 @@ static mk_status epa_solve(const mk_pair *pair, ctx *c, const mk_gjk_result *gjk
 {
     const mk_transform *xa = &pair->xf_a;
     const mk_real ra = pair->a->radius, rb = pair->b->radius;
+    *anchor = 0;
+    /* Coaxial bodies of revolution: exact from their section (revolution.c). */
+    if (mk_revolution_depth(pair, st, out))
+        return out->status;
     epa e;
     epa_init(&e, c, st, ra + rb, workspace);
     /* Until a polytope around the origin proves overlap, GJK's point x of D

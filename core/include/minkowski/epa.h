@@ -17,8 +17,11 @@
  * The query stops when upper - lower <= max(tolerance, relative_tolerance *
  * upper); the reported depth is the upper bound and the normal the direction
  * that achieved it, so moving B by depth * normal always separates the shapes
- * (up to rounding). No heap: all scratch lives in a caller buffer of
- * mk_epa_workspace_size(max_iterations) bytes. No recursion, bounded loops.
+ * (up to rounding). Bodies of revolution on one axis are the exception:
+ * their depth comes from their common meridian section (see
+ * MK_EPA_FLAG_REVOLUTION), certified the same way. No heap: all scratch
+ * lives in a caller buffer of mk_epa_workspace_size(max_iterations) bytes.
+ * No recursion, bounded loops.
  */
 #ifndef MINKOWSKI_EPA_H
 #define MINKOWSKI_EPA_H
@@ -76,7 +79,14 @@ enum {
      * the test suites (a seed holding one point three times, since fixed:
      * MK_TEST_SCALE=100); kept so that it could never loop or corrupt the
      * polytope. */
-    MK_EPA_FLAG_DEGENERATE_UPDATE = 16
+    MK_EPA_FLAG_DEGENERATE_UPDATE = 16,
+    /* Spheres, capsules, cylinders and cones with parallel axes (at least one
+     * a cylinder or a cone; coaxial and rotations to rounding): D is a body
+     * of revolution, and the depth came from its meridian section, a polygon,
+     * exactly (no polytope, 0 iterations). EPA cannot certify these where the
+     * origin lies near D's axis: every direction around it is within rounding
+     * of the minimum. */
+    MK_EPA_FLAG_REVOLUTION = 32
 };
 
 typedef struct mk_epa_result {
@@ -138,6 +148,9 @@ typedef struct mk_signed_distance_result {
  * negative distance from GJK alone. Two spheres or capsules whose cores (a
  * point, a segment) are apart take a closed form instead: the cores' closest
  * points (0 GJK iterations; the cache then holds GJK's iterate, no simplex).
+ * Overlapping cores of spheres, capsules, cylinders and cones on one axis
+ * take their common section's exact depth instead of EPA (epa_flags
+ * MK_EPA_FLAG_REVOLUTION; mk_epa does the same).
  *   gjk_settings, epa_settings: NULL for defaults. cache: NULL or the pair's
  *   warm-start cache (see mk_gjk_distance). workspace: at least
  *   mk_epa_workspace_size(epa max_iterations) bytes (checked up front, so a
