@@ -390,7 +390,10 @@ static double point_cone(mk_vec3 q, double r, double h, mk_vec3 *closest)
 /* Closest point of the ellipsoid surface sum (x_i / e_i)^2 = 1 to q: x_i =
  * e_i^2 q_i / (t + e_i^2) with t the root of F(t) = sum (e_i q_i / (t + e_i^2))^2
  * - 1 on (-e_min^2, inf), where F decreases (Lagrange condition; the same root
- * serves points inside, t < 0, and outside, t > 0). Bisection to the last bit. */
+ * serves points inside, t < 0, and outside, t > 0). Bisection to the last bit,
+ * on s = t + e_min^2: near the plane of the shortest axis the root lies a hair
+ * above -e_min^2, which t itself cannot resolve (a centre 1e-17 off that plane
+ * put the point 0.04 from the nearest at unit size). */
 static double point_ellipsoid(mk_vec3 q, mk_vec3 e, mk_vec3 *closest)
 {
     double p[3] = {fabs(q.x), fabs(q.y), fabs(q.z)}, ee[3] = {e.x, e.y, e.z}, sg[3];
@@ -405,7 +408,10 @@ static double point_ellipsoid(mk_vec3 q, mk_vec3 e, mk_vec3 *closest)
     double emax = ee[0] > ee[1] ? ee[0] : ee[1];
     if (ee[2] > emax)
         emax = ee[2];
-    double lo = -ee[m] * ee[m] + ee[m] * p[m], hi = emax * pn;
+    double dd[3];
+    for (int i = 0; i < 3; ++i)
+        dd[i] = i == m ? 0 : ee[i] * ee[i] - ee[m] * ee[m];
+    double lo = ee[m] * p[m], hi = emax * pn + ee[m] * ee[m];
     if (hi < lo)
         hi = lo;
     double x[3];
@@ -415,7 +421,7 @@ static double point_ellipsoid(mk_vec3 q, mk_vec3 e, mk_vec3 *closest)
             break;
         double f = -1;
         for (int i = 0; i < 3; ++i) {
-            double den = mid + ee[i] * ee[i];
+            double den = mid + dd[i];
             double t = p[i] > 0 ? ee[i] * p[i] / den : 0;
             f += t * t;
         }
@@ -424,10 +430,10 @@ static double point_ellipsoid(mk_vec3 q, mk_vec3 e, mk_vec3 *closest)
         else
             hi = mid;
     }
-    double t = 0.5 * (lo + hi);
+    double s = 0.5 * (lo + hi);
     double used = 0;
     for (int i = 0; i < 3; ++i) {
-        x[i] = p[i] > 0 ? ee[i] * ee[i] * p[i] / (t + ee[i] * ee[i]) : 0;
+        x[i] = p[i] > 0 ? ee[i] * ee[i] * p[i] / (s + dd[i]) : 0;
         if (i != m)
             used += (x[i] / ee[i]) * (x[i] / ee[i]);
     }

@@ -25,7 +25,7 @@
 #include <string.h>
 #include "epa_seed.h"
 #include "pair_check.h"
-#include "revolution.h"
+#include "closed_depth.h"
 #include "segment.h"
 #include "simplex.h"
 #include "support.h"
@@ -1514,8 +1514,9 @@ static mk_status epa_solve(const mk_pair *pair, ctx *c, const mk_gjk_result *gjk
     const mk_transform *xa = &pair->xf_a;
     const mk_real ra = pair->a->radius, rb = pair->b->radius;
     *anchor = 0;
-    /* Coaxial bodies of revolution: exact from their section (revolution.c). */
-    if (mk_revolution_depth(pair, st, out))
+    /* Pairs with a closed form (closed_depth.h): coaxial bodies of
+     * revolution, a sphere's centre inside an ellipsoid. */
+    if (mk_revolution_depth(pair, st, out) || mk_point_ellipsoid_depth(pair, st, out))
         return out->status;
     epa e;
     epa_init(&e, c, st, ra + rb, workspace);

@@ -34,7 +34,7 @@
  * rotations about it, times their size). That distance must itself be
  * rounding: poses that are only nearly coaxial keep EPA, whose witnesses lie
  * on the posed shapes, where these would lie on the ideal ones. */
-#include "revolution.h"
+#include "closed_depth.h"
 
 #include <float.h>
 
@@ -290,7 +290,7 @@ int mk_revolution_depth(const mk_pair *pair, const mk_epa_settings *settings, mk
     out->point_a = v3_madd(pa, ra, n);
     out->point_b = v3_madd(pa, -(upper + rb), n);
     out->iterations = 0;
-    out->flags = MK_EPA_FLAG_REVOLUTION;
+    out->flags = MK_EPA_FLAG_CLOSED_FORM;
     out->num_faces = 0;
     return 1;
 }

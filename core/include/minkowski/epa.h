@@ -17,9 +17,8 @@
  * The query stops when upper - lower <= max(tolerance, relative_tolerance *
  * upper); the reported depth is the upper bound and the normal the direction
  * that achieved it, so moving B by depth * normal always separates the shapes
- * (up to rounding). Bodies of revolution on one axis are the exception:
- * their depth comes from their common meridian section (see
- * MK_EPA_FLAG_REVOLUTION), certified the same way. No heap: all scratch
+ * (up to rounding). Two kinds of pair take a closed form instead, certified
+ * the same way (MK_EPA_FLAG_CLOSED_FORM). No heap: all scratch
  * lives in a caller buffer of mk_epa_workspace_size(max_iterations) bytes.
  * No recursion, bounded loops.
  */
@@ -80,13 +79,16 @@ enum {
      * MK_TEST_SCALE=100); kept so that it could never loop or corrupt the
      * polytope. */
     MK_EPA_FLAG_DEGENERATE_UPDATE = 16,
-    /* Spheres, capsules, cylinders and cones with parallel axes (at least one
-     * a cylinder or a cone; coaxial and rotations to rounding): D is a body
-     * of revolution, and the depth came from its meridian section, a polygon,
-     * exactly (no polytope, 0 iterations). EPA cannot certify these where the
-     * origin lies near D's axis: every direction around it is within rounding
-     * of the minimum. */
-    MK_EPA_FLAG_REVOLUTION = 32
+    /* The depth came from a closed form, exact to rounding, not from a
+     * polytope (0 iterations), for pairs where the nearest boundary can be
+     * nearly flat in direction, which EPA certifies only slowly:
+     *   - spheres, capsules, cylinders and cones with parallel axes (at least
+     *     one a cylinder or a cone; coaxial and rotations to rounding): D is
+     *     a body of revolution, and the depth is that of its meridian
+     *     section, a polygon;
+     *   - a sphere whose centre lies inside an ellipsoid: the centre's
+     *     distance to the ellipsoid's surface. */
+    MK_EPA_FLAG_CLOSED_FORM = 32
 };
 
 typedef struct mk_epa_result {
@@ -148,9 +150,9 @@ typedef struct mk_signed_distance_result {
  * negative distance from GJK alone. Two spheres or capsules whose cores (a
  * point, a segment) are apart take a closed form instead: the cores' closest
  * points (0 GJK iterations; the cache then holds GJK's iterate, no simplex).
- * Overlapping cores of spheres, capsules, cylinders and cones on one axis
- * take their common section's exact depth instead of EPA (epa_flags
- * MK_EPA_FLAG_REVOLUTION; mk_epa does the same).
+ * Overlapping cores of spheres, capsules, cylinders and cones on one axis,
+ * and a sphere's centre inside an ellipsoid, take a closed form instead of
+ * EPA (epa_flags MK_EPA_FLAG_CLOSED_FORM; mk_epa does the same).
  *   gjk_settings, epa_settings: NULL for defaults. cache: NULL or the pair's
  *   warm-start cache (see mk_gjk_distance). workspace: at least
  *   mk_epa_workspace_size(epa max_iterations) bytes (checked up front, so a

@@ -1,0 +1,22 @@
+/* Penetration depths in closed form, before EPA (internal). Each takes a
+ * validated pair and, when its cores overlap, writes *out as mk_epa reports
+ * a depth (radii added, certified bracket, witnesses on the surfaces, status
+ * MK_PENETRATING, flags MK_EPA_FLAG_CLOSED_FORM, no iterations, no
+ * polytope). Each returns 1 when it answered within max(tolerance,
+ * relative_tolerance * depth) of settings, else 0 with *out untouched:
+ * another pair, cores that only touch or are apart, or a bracket too wide. */
+#ifndef MK_SRC_CLOSED_DEPTH_H
+#define MK_SRC_CLOSED_DEPTH_H
+
+#include <minkowski/epa.h>
+
+/* Sphere, capsule, cylinder or cone cores, at least one a cylinder or a cone,
+ * whose axes are parallel and whose poses are rotations, both to rounding:
+ * from the pair's common meridian section (revolution.c). */
+int mk_revolution_depth(const mk_pair *pair, const mk_epa_settings *settings, mk_epa_result *out);
+
+/* A sphere whose centre lies inside an ellipsoid: the centre's distance to
+ * the ellipsoid's surface (point_ellipsoid.c). */
+int mk_point_ellipsoid_depth(const mk_pair *pair, const mk_epa_settings *settings, mk_epa_result *out);
+
+#endif
