@@ -3,11 +3,14 @@
 // is the only one that includes Bullet, so float and double never mix).
 //
 // btGjkEpaSolver2::Distance and ::Penetration on Bullet's own shapes with every
-// margin set to 0 (so both see the exact shapes): btBoxShape, btConvexHullShape
-// (support by a linear scan, as in Bullet), and, as Bullet has no ellipsoid, a
-// btConvexInternalShape subclass with the exact ellipsoid support (reached by
-// Bullet's virtual fallback for custom convex shapes). The initial guess is the
-// difference of the shapes' origins, as btGjkEpaPenetrationDepthSolver passes.
+// margin set to 0 (so both see the exact shapes): btBoxShape, btCylinderShapeZ,
+// btConvexHullShape (support by a linear scan, as in Bullet), and, as Bullet
+// has no ellipsoid, a btConvexInternalShape subclass with the exact ellipsoid
+// support (reached by Bullet's virtual fallback for custom convex shapes); a
+// sphere is btSphereShape, a point whose margin is the radius, so Penetration
+// takes the margins (usemargins, its default, as btGjkEpaPenetrationDepthSolver
+// calls it; with the other shapes' margins 0 it changes nothing for them). The
+// initial guess is the difference of the shapes' origins, as that solver passes.
 #include "bench.h"
 
 #include <cmath>
@@ -16,6 +19,8 @@
 #include <vector>
 
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btCylinderShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btConvexHullShape.h>
 #include <BulletCollision/CollisionShapes/btConvexInternalShape.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkEpa2.h>
@@ -82,6 +87,16 @@ std::unique_ptr<btConvexShape> to_bt_shape(const mk_shape &s)
         b->setMargin(0); // keeps the outer size: the core becomes the whole box
         return b;
     }
+    case MK_SHAPE_SPHERE:
+        return std::make_unique<btSphereShape>(s.radius); // its margin is the radius
+    case MK_SHAPE_CYLINDER: {
+        if (s.radius > 0)
+            return nullptr;
+        const double r = s.u.cylinder.radius, h = s.u.cylinder.half_height;
+        auto c = std::make_unique<btCylinderShapeZ>(btVector3(r, r, h));
+        c->setMargin(0);
+        return c;
+    }
     case MK_SHAPE_ELLIPSOID: {
         mk_vec3 r = s.u.ellipsoid.radii;
         return std::make_unique<BenchEllipsoid>(btVector3(r.x, r.y, r.z));
@@ -131,7 +146,7 @@ inline bool penetration(const BulletCtx *x, int i, btGjkEpaSolver2::sResults &r)
     const bench_problem &p = x->set->p[i];
     const btTransform &ta = x->xa[i], &tb = x->xb[i];
     return btGjkEpaSolver2::Penetration(x->shapes[p.ia].get(), ta, x->shapes[p.ib].get(), tb,
-                                        tb.getOrigin() - ta.getOrigin(), r, false);
+                                        tb.getOrigin() - ta.getOrigin(), r, true);
 }
 
 double distance_run(void *ctx, int i)

@@ -38,6 +38,9 @@ static void support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
                     R->m[0][1] * d.x + R->m[1][1] * d.y + R->m[2][1] * d.z,
                     R->m[0][2] * d.x + R->m[1][2] * d.y + R->m[2][2] * d.z);
     mk_vec3 p = mk_shape_support(o->s, dl, &o->hint);
+    const double l = sqrt(dl.x * dl.x + dl.y * dl.y + dl.z * dl.z);
+    if (o->s->radius > 0 && l > 0) /* rounded shapes (spheres): the core's point moved out by the radius */
+        p = b3_madd(p, o->s->radius / l, dl);
     ccdVec3Set(out, R->m[0][0] * p.x + R->m[0][1] * p.y + R->m[0][2] * p.z + o->xf.p.x,
                R->m[1][0] * p.x + R->m[1][1] * p.y + R->m[1][2] * p.z + o->xf.p.y,
                R->m[2][0] * p.x + R->m[2][1] * p.y + R->m[2][2] * p.z + o->xf.p.z);

@@ -310,6 +310,124 @@ static void work_per_query(const bench_set *set, const bench_opts *o)
 }
 #endif
 
+/* ------------------------------------------------------------ hostile curved pairs */
+
+/* Deep pairs of curved shapes whose nearest boundary is nearly the nearest in
+ * a whole ring or cone of directions, with analytic depths (D is then a body
+ * of revolution, or the sphere's centre sits at an ellipsoid's centre):
+ *   coaxial cylinders   one axis, centres 0 or up to 1e-3 x the smaller
+ *                       radius apart across it, up to a tenth of the smaller
+ *                       half height along it: depth = min(rA + rB - rho,
+ *                       hA + hB - |z|);
+ *   sphere in cylinder  the sphere's centre placed so about the cylinder's:
+ *                       depth = min(r - rho, h - |z|) + r_sphere;
+ *   sphere in ellipsoid an ellipsoid within 1% of a sphere, the sphere's
+ *                       centre at its centre: depth = e_min + r_sphere.
+ * Ours answers the first two from the pair's meridian section and the third
+ * from the centre's distance to the surface (MK_EPA_FLAG_CLOSED_FORM); EPA
+ * alone ended such pairs at its 128 iterations. */
+enum { HOSTILE_KINDS = 3 };
+static const char *const hostile_names[HOSTILE_KINDS] = {"coaxial cyl.", "sphere in cyl.", "sphere in ell."};
+
+static int hostile_set(int kind, int n, or_rng *rng, bench_pool *pool, bench_set *set)
+{
+    memset(pool, 0, sizeof *pool);
+    memset(set, 0, sizeof *set);
+    pool->fam = FAM_COUNT;
+    pool->count = 2 * n;
+    pool->shapes = calloc((size_t)pool->count, sizeof *pool->shapes);
+    set->p = calloc((size_t)n, sizeof *set->p);
+    if (!pool->shapes || !set->p)
+        return 0;
+    set->pool = pool;
+    set->cat = CAT_OVERLAP;
+    set->count = n;
+    for (int i = 0; i < n; ++i) {
+        mk_shape *a = &pool->shapes[2 * i], *b = &pool->shapes[2 * i + 1];
+        const mk_transform xa = or_pose(rng, or_in_ball(rng, 1));
+        const mk_vec3 c0 = b3(xa.R.m[0][0], xa.R.m[1][0], xa.R.m[2][0]);
+        const mk_vec3 c1 = b3(xa.R.m[0][1], xa.R.m[1][1], xa.R.m[2][1]);
+        const mk_vec3 u = b3(xa.R.m[0][2], xa.R.m[1][2], xa.R.m[2][2]);
+        /* B turned about A's axis: the same z column, bit for bit */
+        const double phi = or_uniform(rng, 0, 6.283185307179586), cs = cos(phi), sn = sin(phi);
+        mk_transform xb = xa;
+        const mk_vec3 b0 = b3_add(b3_scale(c0, cs), b3_scale(c1, sn)), b1 = b3_add(b3_scale(c0, -sn), b3_scale(c1, cs));
+        xb.R.m[0][0] = b0.x, xb.R.m[1][0] = b0.y, xb.R.m[2][0] = b0.z;
+        xb.R.m[0][1] = b1.x, xb.R.m[1][1] = b1.y, xb.R.m[2][1] = b1.z;
+        double depth = 0, rho = 0, z = 0;
+        if (kind < 2) {
+            const double r = or_uniform(rng, 0.1, 1), h = or_uniform(rng, 0.1, 1);
+            mk_shape_cylinder(a, r, h, 0);
+            double rmin = r, hmin = h;
+            if (kind == 0) {
+                const double r2 = or_uniform(rng, 0.1, 1), h2 = or_uniform(rng, 0.1, 1);
+                mk_shape_cylinder(b, r2, h2, 0);
+                rmin = fmin(r, r2);
+                hmin = fmin(h, h2);
+            } else {
+                mk_shape_sphere(b, or_uniform(rng, 0.05, 0.5));
+            }
+            rho = i % 2 ? 0 : or_uniform(rng, 0, 1e-3) * rmin;
+            z = or_uniform(rng, -0.1, 0.1) * hmin;
+            depth = kind == 0 ? fmin(r + b->u.cylinder.radius - rho, h + b->u.cylinder.half_height - fabs(z))
+                              : fmin(r - rho, h - fabs(z)) + b->radius;
+        } else {
+            const double base = or_uniform(rng, 0.1, 1);
+            const mk_vec3 e = b3(base * or_uniform(rng, 1, 1.01), base * or_uniform(rng, 1, 1.01),
+                                 base * or_uniform(rng, 1, 1.01));
+            mk_shape_ellipsoid(a, e);
+            mk_shape_sphere(b, or_uniform(rng, 0.05, 0.5));
+            depth = fmin(e.x, fmin(e.y, e.z)) + b->radius;
+        }
+        xb.p = b3_add(xa.p, b3_add(b3_scale(c0, rho), b3_scale(u, z)));
+        bench_problem *p = &set->p[i];
+        p->ia = 2 * i;
+        p->ib = 2 * i + 1;
+        p->pair = (mk_pair){a, xa, b, xb};
+        p->target = p->ref = -depth;
+        p->ref_width = 0;
+        p->overlap = 1;
+        p->depth_exact = 1;
+        p->axis = c0;
+    }
+    return 1;
+}
+
+static void hostile_pairs(const bench_opts *o, const bench_query *const *qs, int nq, int ours)
+{
+    printf("\n-- hostile curved pairs (deep, nearest boundary nearly the same in a ring or cone of directions;\n"
+           "   analytic depths), %d problems each --\n",
+           o->pairs);
+    printf("  %-15s %-24s %8s %8s %11s %8s %8s %6s %5s\n", "pairs", "library", "med ns", "sweep ns",
+           "ours/theirs", "max|err|", "med|err|", ">1e-4", "fails");
+    for (int kind = 0; kind < HOSTILE_KINDS; ++kind) {
+        or_rng rng = or_rng_make(o->seed * 1000003u + 900u + (uint64_t)kind);
+        bench_pool pool;
+        bench_set set;
+        pen_stats st[MAX_PEN_QUERIES];
+        if (hostile_set(kind, o->pairs, &rng, &pool, &set) && run_set(&set, o, qs, nq, st)) {
+            for (int k = 0; k < nq; ++k) {
+                char e1[16], e2[16], ratio[16];
+                if (!st[k].available) {
+                    printf("  %-15s %-24s (not available for these shapes)\n", k == 0 ? hostile_names[kind] : "",
+                           st[k].name);
+                    continue;
+                }
+                if (ours >= 0)
+                    snprintf(ratio, sizeof ratio, "%.3f", st[ours].med_ns / st[k].med_ns);
+                else
+                    snprintf(ratio, sizeof ratio, "-");
+                printf("  %-15s %-24s %8.0f %8.0f %11s %8s %8s %6d %5d\n", k == 0 ? hostile_names[kind] : "",
+                       st[k].name, st[k].med_ns, st[k].sweep_ns, ratio, fmt_err(st[k].max_err, e1, sizeof e1),
+                       fmt_err(st[k].med_err, e2, sizeof e2), st[k].large_err, st[k].fails);
+            }
+        }
+        fflush(stdout);
+        free(set.p);
+        free(pool.shapes);
+    }
+}
+
 /* ------------------------------------------------------------ the section */
 
 void section_penetration(const bench_opts *o)
@@ -396,4 +514,6 @@ void section_penetration(const bench_opts *o)
         }
         bench_pool_free(&pool);
     }
+    if (!o->family)
+        hostile_pairs(o, qs, nq, ours);
 }
