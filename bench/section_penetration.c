@@ -144,6 +144,7 @@ static const char *fmt_err(double e, char *buf, size_t len)
 /* ------------------------------------------------------------ work per query */
 
 #ifdef MK_BENCH_HAVE_EPA
+#include <minkowski/collide.h>
 #include <minkowski/epa.h>
 
 /* Where a signed distance's time goes (issue 3's speed target): the support
@@ -435,7 +436,8 @@ static void hostile_pairs(const bench_opts *o, const bench_query *const *qs, int
  * capsules, cylinders, cones, ellipsoids and boxes, sizes 0.2-1.2 m (a third
  * of them 1e-3 m thin in one dimension: discs, needles, pancakes), random
  * orientations, centres within 5 cm of each other (every other pair on one
- * point). Ours only, at max_iterations 128 (the default), 512 and 2048: the
+ * point). Ours only, at max_iterations 128 (the default), the most
+ * mk_collide's stack workspace holds (329 today), 512 and 2048: the
  * pairs that end at the bound (MK_EPA_MAX_ITER, with the bracket so far),
  * their widest bracket, the mean iterations and the median time per query
  * (one call per pair, each timed on its own, the clock's cost included). */
@@ -456,8 +458,10 @@ static void deep_shape(or_rng *r, int kind, mk_shape *s)
 static void deep_pairs(const bench_opts *o)
 {
     const int n = o->quick ? 600 : 12000;
-    static const int budgets[3] = {128, 512, 2048};
-    const size_t bytes = mk_epa_workspace_size(budgets[2]);
+    int budgets[4] = {128, 128, 512, 2048};
+    while (mk_epa_workspace_size(budgets[1] + 1) <= MK_COLLIDE_WORKSPACE_BYTES) /* the most mk_collide's workspace holds */
+        ++budgets[1];
+    const size_t bytes = mk_epa_workspace_size(budgets[3]);
     void *ws = malloc(bytes);
     mk_shape *sh = malloc(sizeof *sh * 2 * (size_t)n);
     mk_transform *xf = malloc(sizeof *xf * 2 * (size_t)n);
@@ -478,7 +482,7 @@ static void deep_pairs(const bench_opts *o)
            n);
     printf("  %-14s %10s %12s %14s %12s %8s\n", "max_iterations", "overlapping", "at the bound", "widest bracket",
            "mean iters", "med ns");
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
         mk_epa_settings es = mk_epa_default_settings();
         es.max_iterations = budgets[k];
         int over = 0, bound = 0;
