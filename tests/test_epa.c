@@ -2121,6 +2121,70 @@ START_TEST(hostile_sphere_deep_in_an_ellipsoid)
 }
 END_TEST
 
+/* The closed forms far from the world's origin: small shapes (1 cm) 1 km
+ * and 100 km out. Their certificate's upper bound is the posed shapes'
+ * overlap along the normal; taken from world points it rounded by 1e-11 m
+ * at 100 km, more than the bracket's allowance for shapes this small, and
+ * half the pairs fell back to EPA (which ends these at its bound, 1e-3 of
+ * their size off). Now the offset of B from A is taken first. Truth:
+ * coaxial cylinders min(rA + rB - rho, hA + hB - |z|); a sphere in a
+ * cylinder min(r - rho, h - |z|) + r_sphere; a sphere at an ellipsoid's
+ * centre e_min + r_sphere. */
+START_TEST(closed_forms_far_from_the_origin)
+{
+    or_rng r = or_test_rng(0xfa7);
+    const int n = or_scaled(150);
+    for (int k = 0; k < n; ++k) {
+        const double s = 0.01, far = k % 2 ? 1e3 : 1e5;
+        const int kind = k % 3;
+        mk_shape a, b;
+        double depth;
+        mk_transform xa = or_pose(&r, v3_scale(or_unit(&r), far)), xb = xa;
+        const mk_transform turn = pose_aa(v3(0, 0, 0), v3(0, 0, 1), or_uniform(&r, 0, 2 * PI));
+        xb = compose(&xa, &turn);
+        xb.p = xa.p;
+        const mk_vec3 e0 = v3(xa.R.m[0][0], xa.R.m[1][0], xa.R.m[2][0]), u = v3(xa.R.m[0][2], xa.R.m[1][2], xa.R.m[2][2]);
+        double rho = k % 4 < 2 ? 0 : or_uniform(&r, 0, 1e-3), z = or_uniform(&r, -0.1, 0.1);
+        if (kind < 2) {
+            const double r1 = s * or_uniform(&r, 0.1, 1), h1 = s * or_uniform(&r, 0.1, 1);
+            ck_assert_int_eq(mk_shape_cylinder(&a, r1, h1, 0), MK_OK);
+            if (kind == 0) {
+                const double r2 = s * or_uniform(&r, 0.1, 1), h2 = s * or_uniform(&r, 0.1, 1);
+                ck_assert_int_eq(mk_shape_cylinder(&b, r2, h2, 0), MK_OK);
+                rho *= fmin(r1, r2);
+                z *= fmin(h1, h2);
+                depth = fmin(r1 + r2 - rho, h1 + h2 - fabs(z));
+            } else {
+                ck_assert_int_eq(mk_shape_sphere(&b, s * or_uniform(&r, 0.05, 0.5)), MK_OK);
+                rho *= r1;
+                z *= h1;
+                depth = fmin(r1 - rho, h1 - fabs(z)) + b.radius;
+            }
+        } else {
+            const double base = s * or_uniform(&r, 0.1, 1);
+            const mk_vec3 e = v3(base * or_uniform(&r, 1, 1.01), base * or_uniform(&r, 1, 1.01),
+                                 base * or_uniform(&r, 1, 1.01));
+            ck_assert_int_eq(mk_shape_ellipsoid(&a, e), MK_OK);
+            ck_assert_int_eq(mk_shape_sphere(&b, s * or_uniform(&r, 0.05, 0.5)), MK_OK);
+            rho = z = 0;
+            depth = fmin(e.x, fmin(e.y, e.z)) + b.radius;
+        }
+        xb.p = v3_add(xa.p, v3_add(v3_scale(e0, rho), v3_scale(u, z)));
+        scene scv = {"closed forms far out", k, &a, &b, xa, xb};
+        const scene *sc = &scv;
+        mk_signed_distance_result res;
+        signed_distance(&a, xa, &b, xb, NULL, &res);
+        FAIL_IF(res.status != MK_PENETRATING || !(res.epa_flags & MK_EPA_FLAG_CLOSED_FORM),
+                "status %s, flags %d (not the closed form)", mk_status_string(res.status), res.epa_flags);
+        /* the poses themselves are rounded at far * DBL_EPSILON */
+        const double slack = 8 * far * DBL_EPSILON;
+        FAIL_IF(fabs(res.distance + depth) > slack, "distance %.17g, depth %.17g", res.distance, depth);
+        FAIL_IF(res.lower_bound > -depth + slack || res.upper_bound < -depth - slack,
+                "bracket [%.17g, %.17g] misses the depth %.17g", res.lower_bound, res.upper_bound, depth);
+    }
+}
+END_TEST
+
 /* One scene of the test above at MK_TEST_SCALE=100 (#46300): a hull 1e-3
  * across at a corner of a box 20 across. The seed's supports along the axes
  * met the same point of D (the box's corner less one hull vertex) three
@@ -2929,6 +2993,7 @@ static Suite *epa_suite(void)
     tcase_add_test(hostile, hostile_coaxial_bodies_of_revolution);
     tcase_add_test(hostile, nearly_coaxial_keeps_epa);
     tcase_add_test(hostile, hostile_sphere_deep_in_an_ellipsoid);
+    tcase_add_test(hostile, closed_forms_far_from_the_origin);
     tcase_add_test(hostile, hostile_tiny_cylinder_on_a_huge_box_witnesses);
     tcase_add_test(hostile, hostile_sliver_exit_face);
     tcase_add_test(hostile, hostile_exit_point_off_the_face_planes);

@@ -10,6 +10,20 @@
 
 #include <minkowski/epa.h>
 
+#include "support.h"
+#include "vec.h"
+
+/* The posed cores' overlap along the world unit n, h_A(n) + h_B(-n) (E2 of
+ * epa.c: an upper bound of the core depth), with the offset of B from A taken
+ * first: far from the world's origin the posed points' coordinates would
+ * round by more than the shapes' own size allows. */
+static inline mk_real closed_overlap_along(const mk_pair *pair, mk_vec3 n)
+{
+    const mk_vec3 sa = m3_mul(&pair->xf_a.R, shape_support(pair->a, m3_tmul(&pair->xf_a.R, n), NULL));
+    const mk_vec3 sb = m3_mul(&pair->xf_b.R, shape_support(pair->b, m3_tmul(&pair->xf_b.R, v3_neg(n)), NULL));
+    return v3_dot(n, v3_sub(sa, sb)) - v3_dot(n, v3_sub(pair->xf_b.p, pair->xf_a.p));
+}
+
 /* Sphere, capsule, cylinder or cone cores, at least one a cylinder or a cone,
  * whose axes are parallel and whose poses are rotations, both to rounding:
  * from the pair's common meridian section (revolution.c). */

@@ -34,9 +34,6 @@
 
 #include <float.h>
 
-#include "support.h"
-#include "vec.h"
-
 /* Bisection steps: enough to reach the last bit of s from e_m^2 down to the
  * smallest double. */
 #define MK_PE_MAX_STEPS 2200
@@ -137,8 +134,7 @@ int mk_point_ellipsoid_depth(const mk_pair *pair, const mk_epa_settings *setting
      * above, the distance to x less its rounding below. */
     const mk_real size = v3_max_abs(r) + v3_max_abs(ql);
     const mk_real dist = v3_len(v3_sub(xl, ql));
-    const mk_real upper = v3_dot(n, v3_sub(xf_apply(&pair->xf_a, shape_support(sa, m3_tmul(&pair->xf_a.R, n), NULL)),
-                                           xf_apply(&pair->xf_b, shape_support(sb, m3_tmul(&pair->xf_b.R, v3_neg(n)), NULL))));
+    const mk_real upper = closed_overlap_along(pair, n);
     mk_real lower = dist - MK_PE_ROUND * DBL_EPSILON * size;
     lower = lower > 0 ? lower : 0;
     const mk_real rad = sa->radius + sb->radius;

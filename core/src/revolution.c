@@ -38,9 +38,6 @@
 
 #include <float.h>
 
-#include "support.h"
-#include "vec.h"
-
 /* Largest departure of the posed cores from ideal coaxial ones, in units of
  * DBL_EPSILON times the scene's size: rounding only. */
 #define MK_REV_DEPARTURE 256
@@ -163,12 +160,6 @@ static mk_real departure(const mk_mat3 *R, mk_vec3 z)
     return sqrt(v3_len2(v3_sub(c0, q0)) + v3_len2(v3_sub(c1, q1)) + v3_len2(v3_sub(c2, z)));
 }
 
-/* World support point of a posed core along the world direction n. */
-static inline mk_vec3 posed_support(const mk_shape *s, const mk_transform *xf, mk_vec3 n)
-{
-    return xf_apply(xf, shape_support(s, m3_tmul(&xf->R, n), NULL));
-}
-
 static inline int revolves(const mk_shape *s)
 {
     return s->type == MK_SHAPE_SPHERE || s->type == MK_SHAPE_CAPSULE || s->type == MK_SHAPE_CYLINDER ||
@@ -273,7 +264,7 @@ int mk_revolution_depth(const mk_pair *pair, const mk_epa_settings *settings, mk
 
     /* Bracket on the core depth: the posed shapes' overlap along n (E2)
      * above, the section's below less rounding and the poses' departure. */
-    const mk_real upper = v3_dot(n, v3_sub(posed_support(sa, xa, n), posed_support(sb, xb, v3_neg(n))));
+    const mk_real upper = closed_overlap_along(pair, n);
     mk_real lower = best - round - departed;
     lower = lower > 0 ? lower : 0;
     const mk_real ra = sa->radius, rb = sb->radius, r = ra + rb;
