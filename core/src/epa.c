@@ -1785,6 +1785,45 @@ static int rounded_segments(const mk_pair *pair, mk_gjk_cache *cache, mk_signed_
     return 1;
 }
 
+/* An ellipsoid with semi-axes e is its inner parallel body grown by a ball
+ * of rho = e_min^2 / e_max, its smallest radius of curvature (a ball of that
+ * radius rolls freely inside it: Blaschke's rolling theorem), and the inner
+ * body's support along d is s_E(d) - rho d / |d|. EPA on those cores, rho
+ * added to the radii, works on a difference whose boundary is rho less
+ * curved each way, which is what its polytope must follow: where the
+ * ellipsoids are nearly round, nearly flat; and a shallow overlap is cores
+ * apart, a GJK distance. */
+typedef struct ellipsoid_core {
+    mk_vec3 e;
+    mk_real rho;
+} ellipsoid_core;
+
+static mk_vec3 ellipsoid_core_support(const void *data, mk_vec3 d)
+{
+    const ellipsoid_core *c = data;
+    const mk_vec3 ed = v3(c->e.x * d.x, c->e.y * d.y, c->e.z * d.z);
+    const mk_real l = v3_len(ed), dl = v3_len(d);
+    if (!(l > 0) || !(dl > 0))
+        return v3(c->e.x - c->rho, 0, 0);
+    return v3(c->e.x * ed.x / l - c->rho * d.x / dl, c->e.y * ed.y / l - c->rho * d.y / dl,
+              c->e.z * ed.z / l - c->rho * d.z / dl);
+}
+
+/* s itself, or for an ellipsoid its inner core (a user shape on c) with rho
+ * added to its radius. 1 when s was an ellipsoid. */
+static int ellipsoid_as_core(const mk_shape *s, ellipsoid_core *c, mk_shape *out)
+{
+    *out = *s;
+    if (s->type != MK_SHAPE_ELLIPSOID)
+        return 0;
+    const mk_vec3 e = s->u.ellipsoid.radii;
+    const mk_real lo = fmin(e.x, fmin(e.y, e.z)), hi = fmax(e.x, fmax(e.y, e.z));
+    c->e = e;
+    c->rho = lo * (lo / hi);
+    const mk_vec3 h = v3(fmax(e.x - c->rho, 0), fmax(e.y - c->rho, 0), fmax(e.z - c->rho, 0));
+    return mk_shape_user(out, ellipsoid_core_support, c, v3_neg(h), h, s->radius + c->rho) == MK_OK;
+}
+
 static void sd_placeholder(mk_signed_distance_result *out, mk_status st)
 {
     memset(out, 0, sizeof *out);
@@ -1834,6 +1873,41 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
 
     if (gs == MK_GJK_INTERSECTING) {
         mk_epa_result e;
+        /* Overlapping ellipsoids: on their inner cores (ellipsoid_as_core),
+         * when that answer is certain of the overlap and converged (touching
+         * pairs keep EPA on the shapes themselves, whose polytope proves the
+         * overlap GJK found, where the cores' distance is as uncertain as the
+         * depth is small). A sphere's centre inside an ellipsoid has its
+         * closed form (epa_solve); outside it, GJK found the cores apart. */
+        ellipsoid_core ca, cb;
+        mk_shape ua, ub;
+        const int ea = ellipsoid_as_core(pair->a, &ca, &ua), eb = ellipsoid_as_core(pair->b, &cb, &ub);
+        if ((ea || eb) && pair->a->type != MK_SHAPE_SPHERE && pair->b->type != MK_SHAPE_SPHERE) {
+            const mk_pair cores = {&ua, pair->xf_a, &ub, pair->xf_b};
+            mk_signed_distance_result in;
+            if (mk_signed_distance(&cores, gjk_settings, &es, NULL, workspace, workspace_bytes, &in) == MK_PENETRATING &&
+                in.upper_bound < 0) {
+                /* As EPA reports: the depth is the shapes' overlap along the
+                 * normal (E2; the cores' GJK distance leaves it within its
+                 * tolerance), the witnesses moved apart to it about their
+                 * middle. */
+                const mk_real ov = closed_overlap_along(pair, in.normal) + pair->a->radius + pair->b->radius;
+                const mk_real lo = -ov, hi = in.upper_bound;
+                const mk_real rel = es.relative_tolerance * ov, allowed = rel > es.tolerance ? rel : es.tolerance;
+                if (isfinite(ov) && lo < 0 && lo <= hi && hi - lo <= allowed) {
+                    const mk_real shift = 0.5 * (in.distance - lo);
+                    in.point_a = v3_madd(in.point_a, shift, in.normal);
+                    in.point_b = v3_madd(in.point_b, -shift, in.normal);
+                    in.distance = in.lower_bound = lo;
+                    in.gjk_iterations += out->gjk_iterations;
+                    /* the cores a user sees are the shapes: what happened is
+                     * said by the inner-core flag */
+                    in.epa_flags = (in.epa_flags & ~MK_EPA_FLAG_CORES_SEPARATED) | MK_EPA_FLAG_INNER_CORES;
+                    *out = in;
+                    return out->status;
+                }
+            }
+        }
         if (epa_solve(pair, &c, &g, &es, workspace, &e, &anchor) == MK_INVALID_INPUT) {
             sd_placeholder(out, MK_INVALID_INPUT);
             return MK_INVALID_INPUT;

@@ -88,7 +88,17 @@ enum {
      *     section, a polygon;
      *   - a sphere whose centre lies inside an ellipsoid: the centre's
      *     distance to the ellipsoid's surface. */
-    MK_EPA_FLAG_CLOSED_FORM = 32
+    MK_EPA_FLAG_CLOSED_FORM = 32,
+    /* mk_signed_distance with an ellipsoid (not against a sphere): the pair
+     * was solved on the ellipsoids' inner cores, each the ellipsoid less a
+     * ball of its smallest radius of curvature r = e_min^2 / e_max (the
+     * ellipsoid is that core grown by r), r added back at the end: EPA on a
+     * difference whose boundary curves r less each way, or the cores' GJK
+     * distance when only those balls overlap; the depth reported is then the
+     * shapes' overlap along the normal, as EPA's is. Taken only when that
+     * answer proves the overlap and meets the tolerance (else EPA on the
+     * ellipsoids themselves). */
+    MK_EPA_FLAG_INNER_CORES = 64
 };
 
 typedef struct mk_epa_result {
@@ -152,7 +162,9 @@ typedef struct mk_signed_distance_result {
  * points (0 GJK iterations; the cache then holds GJK's iterate, no simplex).
  * Overlapping cores of spheres, capsules, cylinders and cones on one axis,
  * and a sphere's centre inside an ellipsoid, take a closed form instead of
- * EPA (epa_flags MK_EPA_FLAG_CLOSED_FORM; mk_epa does the same).
+ * EPA (epa_flags MK_EPA_FLAG_CLOSED_FORM; mk_epa does the same); other
+ * overlapping pairs with an ellipsoid are solved on its inner core
+ * (MK_EPA_FLAG_INNER_CORES; mk_epa runs EPA on the ellipsoid itself).
  *   gjk_settings, epa_settings: NULL for defaults. cache: NULL or the pair's
  *   warm-start cache (see mk_gjk_distance). workspace: at least
  *   mk_epa_workspace_size(epa max_iterations) bytes (checked up front, so a
