@@ -1831,41 +1831,35 @@ static void sd_placeholder(mk_signed_distance_result *out, mk_status st)
     out->normal = v3(1, 0, 0);
 }
 
-mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_settings,
-                             const mk_epa_settings *epa_settings, mk_gjk_cache *cache, void *workspace,
-                             size_t workspace_bytes, mk_signed_distance_result *out)
+/* mk_signed_distance's first stages on a validated pair: the closed form of
+ * spheres and capsules whose cores are apart, else GJK on the cores into *g,
+ * *gs (*cache: the caller's, or `local` when it has none). 1 when *out holds
+ * the answer already. */
+static int sd_start(const mk_pair *pair, const mk_gjk_settings *gjk_settings, const mk_epa_settings *es,
+                    mk_gjk_cache **cache, mk_gjk_cache *local, mk_gjk_result *g, mk_status *gs,
+                    mk_signed_distance_result *out)
 {
-    if (!out)
-        return MK_INVALID_INPUT;
-    sd_placeholder(out, MK_INVALID_INPUT);
-    mk_epa_settings es = epa_settings ? *epa_settings : mk_epa_default_settings();
-    if (!valid_settings(&es))
-        return MK_INVALID_INPUT;
-    mk_status v = pair_check(pair);
-    if (v != MK_OK) {
-        out->status = v;
-        return v;
-    }
-    if (!workspace || workspace_bytes < mk_epa_workspace_size(es.max_iterations)) {
-        out->status = MK_WORKSPACE_TOO_SMALL;
-        return MK_WORKSPACE_TOO_SMALL;
-    }
-    if (rounded_segments(pair, cache, out))
-        return out->status;
-
+    if (rounded_segments(pair, *cache, out))
+        return 1;
     /* GJK on the cores: converged distances even where the radii overlap. A
      * local cache carries GJK's last support vertices (hill-climbing hints)
      * over to EPA when the caller keeps none. */
-    mk_gjk_cache local;
-    memset(&local, 0, sizeof local);
-    if (!cache)
-        cache = &local;
-    mk_gjk_result g;
-    mk_status gs = core_gjk_refined(pair, gjk_settings, !gjk_settings, cache, &es, &g, &out->gjk_iterations);
-    if (gs != MK_GJK_SEPARATED && gs != MK_GJK_INTERSECTING && gs != MK_GJK_MAX_ITER) {
-        out->status = gs;
-        return gs;
+    memset(local, 0, sizeof *local);
+    if (!*cache)
+        *cache = local;
+    *gs = core_gjk_refined(pair, gjk_settings, !gjk_settings, *cache, es, g, &out->gjk_iterations);
+    if (*gs != MK_GJK_SEPARATED && *gs != MK_GJK_INTERSECTING && *gs != MK_GJK_MAX_ITER) {
+        out->status = *gs;
+        return 1;
     }
+    return 0;
+}
+
+/* The stages after GJK (its status gs, result *gr, the pair's cache): EPA
+ * when the cores overlap, else GJK's distance. */
+static mk_status sd_finish(const mk_pair *pair, mk_status gs, const mk_gjk_result *g, mk_gjk_cache *cache,
+                           const mk_epa_settings *es, void *workspace, mk_signed_distance_result *out)
+{
     const mk_real ra = pair->a->radius, rb = pair->b->radius, r = ra + rb;
     ctx c;
     make_ctx(pair, cache->hint_a, cache->hint_b, &c);
@@ -1873,42 +1867,7 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
 
     if (gs == MK_GJK_INTERSECTING) {
         mk_epa_result e;
-        /* Overlapping ellipsoids: on their inner cores (ellipsoid_as_core),
-         * when that answer is certain of the overlap and converged (touching
-         * pairs keep EPA on the shapes themselves, whose polytope proves the
-         * overlap GJK found, where the cores' distance is as uncertain as the
-         * depth is small). A sphere's centre inside an ellipsoid has its
-         * closed form (epa_solve); outside it, GJK found the cores apart. */
-        ellipsoid_core ca, cb;
-        mk_shape ua, ub;
-        const int ea = ellipsoid_as_core(pair->a, &ca, &ua), eb = ellipsoid_as_core(pair->b, &cb, &ub);
-        if ((ea || eb) && pair->a->type != MK_SHAPE_SPHERE && pair->b->type != MK_SHAPE_SPHERE) {
-            const mk_pair cores = {&ua, pair->xf_a, &ub, pair->xf_b};
-            mk_signed_distance_result in;
-            if (mk_signed_distance(&cores, gjk_settings, &es, NULL, workspace, workspace_bytes, &in) == MK_PENETRATING &&
-                in.upper_bound < 0) {
-                /* As EPA reports: the depth is the shapes' overlap along the
-                 * normal (E2; the cores' GJK distance leaves it within its
-                 * tolerance), the witnesses moved apart to it about their
-                 * middle. */
-                const mk_real ov = closed_overlap_along(pair, in.normal) + pair->a->radius + pair->b->radius;
-                const mk_real lo = -ov, hi = in.upper_bound;
-                const mk_real rel = es.relative_tolerance * ov, allowed = rel > es.tolerance ? rel : es.tolerance;
-                if (isfinite(ov) && lo < 0 && lo <= hi && hi - lo <= allowed) {
-                    const mk_real shift = 0.5 * (in.distance - lo);
-                    in.point_a = v3_madd(in.point_a, shift, in.normal);
-                    in.point_b = v3_madd(in.point_b, -shift, in.normal);
-                    in.distance = in.lower_bound = lo;
-                    in.gjk_iterations += out->gjk_iterations;
-                    /* the cores a user sees are the shapes: what happened is
-                     * said by the inner-core flag */
-                    in.epa_flags = (in.epa_flags & ~MK_EPA_FLAG_CORES_SEPARATED) | MK_EPA_FLAG_INNER_CORES;
-                    *out = in;
-                    return out->status;
-                }
-            }
-        }
-        if (epa_solve(pair, &c, &g, &es, workspace, &e, &anchor) == MK_INVALID_INPUT) {
+        if (epa_solve(pair, &c, g, es, workspace, &e, &anchor) == MK_INVALID_INPUT) {
             sd_placeholder(out, MK_INVALID_INPUT);
             return MK_INVALID_INPUT;
         }
@@ -1918,24 +1877,24 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
     /* Cores apart (or GJK out of iterations): distance from GJK. The support
      * along the normal certifies the separation along it, -h_D(n), a lower
      * bound of the signed core distance even where GJK has no positive one. */
-    mk_vec3 nl = v3_normalize_or(m3_tmul(&pair->xf_a.R, g.normal), v3(1, 0, 0));
+    mk_vec3 nl = v3_normalize_or(m3_tmul(&pair->xf_a.R, g->normal), v3(1, 0, 0));
     vert s = support_max(&c, nl, -1, -1);
     if (c.bad) {
         sd_placeholder(out, MK_INVALID_INPUT);
         return MK_INVALID_INPUT;
     }
     mk_real sep = -v3_dot(nl, s.w);
-    mk_real ub = g.core_distance, lb = g.lower_bound > 0 ? g.lower_bound : -INFINITY;
-    mk_vec3 n = g.normal;
-    mk_vec3 mid = v3_scale(v3_add(g.point_a, g.point_b), 0.5);
+    mk_real ub = g->core_distance, lb = g->lower_bound > 0 ? g->lower_bound : -INFINITY;
+    mk_vec3 n = g->normal;
+    mk_vec3 mid = v3_scale(v3_add(g->point_a, g->point_b), 0.5);
     mk_vec3 epa_a = mid, epa_b = mid; /* EPA's core witnesses, when its normal wins */
     int from_epa = 0;
-    if (gs == MK_GJK_SEPARATED && ub - sep > fmax(es.tolerance, ub) && ub <= MK_SD_TOUCHING * scale_of(&g)) {
+    if (gs == MK_GJK_SEPARATED && ub - sep > fmax(es->tolerance, ub) && ub <= MK_SD_TOUCHING * scale_of(g)) {
         /* Touching to rounding: the direction of GJK's tiny x is noise (the
          * separation along it is off by more than the distance itself). EPA
          * from GJK's simplex finds the contact normal; keep the better one. */
         mk_epa_result e;
-        if (epa_solve(pair, &c, &g, &es, workspace, &e, &anchor) == MK_INVALID_INPUT) {
+        if (epa_solve(pair, &c, g, es, workspace, &e, &anchor) == MK_INVALID_INPUT) {
             sd_placeholder(out, MK_INVALID_INPUT);
             return MK_INVALID_INPUT;
         }
@@ -1983,4 +1942,86 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
     else
         out->status = out->distance < 0 ? MK_PENETRATING : MK_GJK_SEPARATED;
     return out->status;
+}
+
+/* A validated pair without ellipsoids (the inner cores' pair), start to end. */
+static mk_status sd_plain(const mk_pair *pair, const mk_gjk_settings *gjk_settings, const mk_epa_settings *es,
+                          void *workspace, mk_signed_distance_result *out)
+{
+    sd_placeholder(out, MK_INVALID_INPUT);
+    mk_gjk_cache local, *cache = NULL;
+    mk_gjk_result g;
+    mk_status gs = MK_INVALID_INPUT;
+    if (sd_start(pair, gjk_settings, es, &cache, &local, &g, &gs, out))
+        return out->status;
+    return sd_finish(pair, gs, &g, cache, es, workspace, out);
+}
+
+/* Overlapping ellipsoids (GJK found the cores overlapping): the answer on
+ * their inner cores (ellipsoid_as_core), when it is certain of the overlap
+ * and converged; touching pairs keep EPA on the shapes themselves, whose
+ * polytope proves the overlap GJK found, where the cores' distance is as
+ * uncertain as the depth is small. Not against a sphere: its centre inside an
+ * ellipsoid has a closed form (epa_solve), and outside it GJK found the cores
+ * apart. 1 with *out written (GJK's iterations added to the ones there). */
+static int inner_cores(const mk_pair *pair, const mk_gjk_settings *gjk_settings, const mk_epa_settings *settings,
+                       void *workspace, mk_signed_distance_result *out)
+{
+    const mk_epa_settings es = *settings;
+    ellipsoid_core ca, cb;
+    mk_shape ua, ub;
+    const int ea = ellipsoid_as_core(pair->a, &ca, &ua), eb = ellipsoid_as_core(pair->b, &cb, &ub);
+    if (!(ea || eb) || pair->a->type == MK_SHAPE_SPHERE || pair->b->type == MK_SHAPE_SPHERE)
+        return 0;
+    const mk_pair cores = {&ua, pair->xf_a, &ub, pair->xf_b};
+    mk_signed_distance_result in;
+    if (sd_plain(&cores, gjk_settings, &es, workspace, &in) != MK_PENETRATING || !(in.upper_bound < 0))
+        return 0;
+    /* As EPA reports: the depth is the shapes' overlap along the normal (E2;
+     * the cores' GJK distance leaves it within its tolerance), the witnesses
+     * moved apart to it about their middle. */
+    const mk_real ov = closed_overlap_along(pair, in.normal) + pair->a->radius + pair->b->radius;
+    const mk_real lo = -ov, hi = in.upper_bound;
+    const mk_real rel = es.relative_tolerance * ov, allowed = rel > es.tolerance ? rel : es.tolerance;
+    if (!(isfinite(ov) && lo < 0 && lo <= hi && hi - lo <= allowed))
+        return 0;
+    const mk_real shift = 0.5 * (in.distance - lo);
+    in.point_a = v3_madd(in.point_a, shift, in.normal);
+    in.point_b = v3_madd(in.point_b, -shift, in.normal);
+    in.distance = in.lower_bound = lo;
+    in.gjk_iterations += out->gjk_iterations;
+    /* the cores a user sees are the shapes: what happened is said by the
+     * inner-core flag */
+    in.epa_flags = (in.epa_flags & ~MK_EPA_FLAG_CORES_SEPARATED) | MK_EPA_FLAG_INNER_CORES;
+    *out = in;
+    return 1;
+}
+
+mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_settings,
+                             const mk_epa_settings *epa_settings, mk_gjk_cache *cache, void *workspace,
+                             size_t workspace_bytes, mk_signed_distance_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    sd_placeholder(out, MK_INVALID_INPUT);
+    mk_epa_settings es = epa_settings ? *epa_settings : mk_epa_default_settings();
+    if (!valid_settings(&es))
+        return MK_INVALID_INPUT;
+    mk_status v = pair_check(pair);
+    if (v != MK_OK) {
+        out->status = v;
+        return v;
+    }
+    if (!workspace || workspace_bytes < mk_epa_workspace_size(es.max_iterations)) {
+        out->status = MK_WORKSPACE_TOO_SMALL;
+        return MK_WORKSPACE_TOO_SMALL;
+    }
+    mk_gjk_cache local;
+    mk_gjk_result g;
+    mk_status gs = MK_INVALID_INPUT;
+    if (sd_start(pair, gjk_settings, &es, &cache, &local, &g, &gs, out))
+        return out->status;
+    if (gs == MK_GJK_INTERSECTING && inner_cores(pair, gjk_settings, &es, workspace, out))
+        return out->status;
+    return sd_finish(pair, gs, &g, cache, &es, workspace, out);
 }
