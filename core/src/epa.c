@@ -1656,6 +1656,18 @@ static void clamp_depth(mk_epa_result *out, int anchor)
         out->lower_bound = 0;
 }
 
+/* The checks mk_epa and mk_signed_distance make on the pair and the
+ * workspace (the pair's status first, as pair_check gives it). */
+static mk_status pair_and_workspace(const mk_pair *pair, const mk_epa_settings *st, const void *workspace,
+                                    size_t workspace_bytes)
+{
+    const mk_status v = pair_check(pair);
+    if (v != MK_OK)
+        return v;
+    return workspace && workspace_bytes >= mk_epa_workspace_size(st->max_iterations) ? MK_OK
+                                                                                      : MK_WORKSPACE_TOO_SMALL;
+}
+
 mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_settings *settings, void *workspace,
                  size_t workspace_bytes, mk_epa_result *out)
 {
@@ -1666,14 +1678,10 @@ mk_status mk_epa(const mk_pair *pair, const mk_gjk_result *gjk, const mk_epa_set
     if (!valid_settings(&st) || !gjk || gjk->status != MK_GJK_INTERSECTING || !valid_simplex(&gjk->simplex) ||
         !isfinite(gjk->core_distance) || !v3_finite(gjk->normal))
         return MK_INVALID_INPUT;
-    mk_status v = pair_check(pair);
+    mk_status v = pair_and_workspace(pair, &st, workspace, workspace_bytes);
     if (v != MK_OK) {
         out->status = v;
         return v;
-    }
-    if (!workspace || workspace_bytes < mk_epa_workspace_size(st.max_iterations)) {
-        out->status = MK_WORKSPACE_TOO_SMALL;
-        return MK_WORKSPACE_TOO_SMALL;
     }
     ctx c;
     int anchor = 0;
@@ -2007,14 +2015,10 @@ mk_status mk_signed_distance(const mk_pair *pair, const mk_gjk_settings *gjk_set
     mk_epa_settings es = epa_settings ? *epa_settings : mk_epa_default_settings();
     if (!valid_settings(&es))
         return MK_INVALID_INPUT;
-    mk_status v = pair_check(pair);
+    mk_status v = pair_and_workspace(pair, &es, workspace, workspace_bytes);
     if (v != MK_OK) {
         out->status = v;
         return v;
-    }
-    if (!workspace || workspace_bytes < mk_epa_workspace_size(es.max_iterations)) {
-        out->status = MK_WORKSPACE_TOO_SMALL;
-        return MK_WORKSPACE_TOO_SMALL;
     }
     mk_gjk_cache local;
     mk_gjk_result g;
