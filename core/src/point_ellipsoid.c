@@ -22,8 +22,8 @@
  * Why not EPA here: for an ellipsoid close to a sphere the distance to the
  * surface is nearly the same over a wide cone of directions, and EPA's lower
  * bound (E3) needs a polytope following the surface there to the
- * tolerance: of random spheres deep in ellipsoids, a quarter ended EPA's
- * default 128 iterations with brackets up to 2e-2 wide at unit size
+ * tolerance: of random unit-size spheres deep in ellipsoids, about a
+ * quarter ended EPA's default 128 iterations, with brackets up to 2e-2 wide
  * (test_epa, hostile_sphere_deep_in_an_ellipsoid).
  *
  * Certified as EPA's answers are: the upper bound is the support of the
