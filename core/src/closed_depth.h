@@ -24,6 +24,32 @@ static inline mk_real closed_overlap_along(const mk_pair *pair, mk_vec3 n)
     return v3_dot(n, v3_sub(sa, sb)) - v3_dot(n, v3_sub(pair->xf_b.p, pair->xf_a.p));
 }
 
+/* Whether the core depth's bracket [lower, upper] meets the settings:
+ * upper - lower <= max(tolerance, relative_tolerance * depth), depth the full
+ * shapes' (E5 of epa.c). */
+static inline int closed_within(const mk_epa_settings *s, mk_real lower, mk_real upper, mk_real depth)
+{
+    const mk_real rel = s->relative_tolerance * depth;
+    return upper - lower <= (rel > s->tolerance ? rel : s->tolerance);
+}
+
+/* A closed form's answer as mk_epa reports one: the core depth's bracket
+ * [lower, upper] (upper reported), radii r, world normal n and witnesses. */
+static inline void closed_answer(mk_epa_result *out, mk_real lower, mk_real upper, mk_real r, mk_vec3 n,
+                                 mk_vec3 point_a, mk_vec3 point_b)
+{
+    out->status = MK_PENETRATING;
+    out->depth = upper + r;
+    out->upper_bound = out->depth;
+    out->lower_bound = lower + r;
+    out->normal = n;
+    out->point_a = point_a;
+    out->point_b = point_b;
+    out->iterations = 0;
+    out->flags = MK_EPA_FLAG_CLOSED_FORM;
+    out->num_faces = 0;
+}
+
 /* Sphere, capsule, cylinder or cone cores, at least one a cylinder or a cone,
  * whose axes are parallel and whose poses are rotations, both to rounding:
  * from the pair's common meridian section (revolution.c). */

@@ -1979,23 +1979,24 @@ static mk_status sd_plain(const mk_pair *pair, const mk_gjk_settings *gjk_settin
 static int inner_cores(const mk_pair *pair, const mk_gjk_settings *gjk_settings, const mk_epa_settings *settings,
                        void *workspace, mk_signed_distance_result *out)
 {
-    const mk_epa_settings es = *settings;
+    const mk_shape_type ta = pair->a->type, tb = pair->b->type;
+    if ((ta != MK_SHAPE_ELLIPSOID && tb != MK_SHAPE_ELLIPSOID) || ta == MK_SHAPE_SPHERE || tb == MK_SHAPE_SPHERE)
+        return 0;
     ellipsoid_core ca, cb;
     mk_shape ua, ub;
     const int ea = ellipsoid_as_core(pair->a, &ca, &ua), eb = ellipsoid_as_core(pair->b, &cb, &ub);
-    if (!(ea || eb) || pair->a->type == MK_SHAPE_SPHERE || pair->b->type == MK_SHAPE_SPHERE)
+    if (!(ea || eb))
         return 0;
     const mk_pair cores = {&ua, pair->xf_a, &ub, pair->xf_b};
     mk_signed_distance_result in;
-    if (sd_plain(&cores, gjk_settings, &es, workspace, &in) != MK_PENETRATING || !(in.upper_bound < 0))
+    if (sd_plain(&cores, gjk_settings, settings, workspace, &in) != MK_PENETRATING || !(in.upper_bound < 0))
         return 0;
     /* As EPA reports: the depth is the shapes' overlap along the normal (E2;
      * the cores' GJK distance leaves it within its tolerance), the witnesses
      * moved apart to it about their middle. */
     const mk_real ov = closed_overlap_along(pair, in.normal) + pair->a->radius + pair->b->radius;
     const mk_real lo = -ov, hi = in.upper_bound;
-    const mk_real rel = es.relative_tolerance * ov, allowed = rel > es.tolerance ? rel : es.tolerance;
-    if (!(isfinite(ov) && lo < 0 && lo <= hi && hi - lo <= allowed))
+    if (!(isfinite(ov) && lo < 0 && lo <= hi && closed_within(settings, lo, hi, ov)))
         return 0;
     const mk_real shift = 0.5 * (in.distance - lo);
     in.point_a = v3_madd(in.point_a, shift, in.normal);

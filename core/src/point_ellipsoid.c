@@ -138,23 +138,13 @@ int mk_point_ellipsoid_depth(const mk_pair *pair, const mk_epa_settings *setting
     mk_real lower = dist - MK_PE_ROUND * DBL_EPSILON * size;
     lower = lower > 0 ? lower : 0;
     const mk_real rad = sa->radius + sb->radius;
-    const mk_real rel = settings->relative_tolerance * (upper + rad);
-    const mk_real allowed = rel > settings->tolerance ? rel : settings->tolerance;
-    if (!isfinite(upper) || !(upper >= lower) || !(upper - lower <= allowed) || !v3_finite(xw) || !(dist > 0))
+    if (!isfinite(upper) || !(upper >= lower) || !closed_within(settings, lower, upper, upper + rad) ||
+        !v3_finite(xw) || !(dist > 0))
         return 0;
 
     /* Witnesses: the sphere's on its surface about its centre, the
      * ellipsoid's at x. */
     const mk_vec3 core_a = sphere_a ? xs->p : xw, core_b = sphere_a ? xw : xs->p;
-    out->status = MK_PENETRATING;
-    out->depth = upper + rad;
-    out->upper_bound = out->depth;
-    out->lower_bound = lower + rad;
-    out->normal = n;
-    out->point_a = v3_madd(core_a, sa->radius, n);
-    out->point_b = v3_madd(core_b, -sb->radius, n);
-    out->iterations = 0;
-    out->flags = MK_EPA_FLAG_CLOSED_FORM;
-    out->num_faces = 0;
+    closed_answer(out, lower, upper, rad, n, v3_madd(core_a, sa->radius, n), v3_madd(core_b, -sb->radius, n));
     return 1;
 }

@@ -229,16 +229,18 @@ int mk_revolution_depth(const mk_pair *pair, const mk_epa_settings *settings, mk
         mx[k] = -mx[k];
         mz[k] = -mz[k];
     }
-    mk_real best = INFINITY;
+    mk_real best = INFINITY, ahi = 0, blo = 0;
     int bk = -1;
     for (int k = 0; k < na + nb; ++k) {
-        mk_real alo, ahi, blo, bhi;
-        extent_along(&A, 0, 0, mx[k], mz[k], &alo, &ahi);
-        extent_along(&B, qx, qz, mx[k], mz[k], &blo, &bhi);
-        const mk_real o = ahi - blo;
+        mk_real alo_k, ahi_k, blo_k, bhi_k;
+        extent_along(&A, 0, 0, mx[k], mz[k], &alo_k, &ahi_k);
+        extent_along(&B, qx, qz, mx[k], mz[k], &blo_k, &bhi_k);
+        const mk_real o = ahi_k - blo_k;
         if (o < best) {
             best = o;
             bk = k;
+            ahi = ahi_k;
+            blo = blo_k;
         }
     }
     if (bk < 0 || !(best > round))
@@ -248,9 +250,6 @@ int mk_revolution_depth(const mk_pair *pair, const mk_epa_settings *settings, mk
      * the two support features' spans (along the edge direction t) they
      * share, on A's support line. */
     const mk_real m_x = mx[bk], m_z = mz[bk], t_x = -m_z, t_z = m_x;
-    mk_real alo, ahi, blo, bhi;
-    extent_along(&A, 0, 0, m_x, m_z, &alo, &ahi);
-    extent_along(&B, qx, qz, m_x, m_z, &blo, &bhi);
     mk_real fa_lo, fa_hi, fb_lo, fb_hi;
     feature_span(&A, 0, 0, m_x, m_z, ahi, round, t_x, t_z, &fa_lo, &fa_hi);
     feature_span(&B, qx, qz, m_x, m_z, blo, round, t_x, t_z, &fb_lo, &fb_hi);
@@ -268,20 +267,8 @@ int mk_revolution_depth(const mk_pair *pair, const mk_epa_settings *settings, mk
     mk_real lower = best - round - departed;
     lower = lower > 0 ? lower : 0;
     const mk_real ra = sa->radius, rb = sb->radius, r = ra + rb;
-    const mk_real rel = settings->relative_tolerance * (upper + r);
-    const mk_real allowed = rel > settings->tolerance ? rel : settings->tolerance;
-    if (!isfinite(upper) || !(upper >= lower) || !(upper - lower <= allowed) || !v3_finite(pa))
+    if (!isfinite(upper) || !(upper >= lower) || !closed_within(settings, lower, upper, upper + r) || !v3_finite(pa))
         return 0;
-
-    out->status = MK_PENETRATING;
-    out->depth = upper + r;
-    out->upper_bound = out->depth;
-    out->lower_bound = lower + r;
-    out->normal = n;
-    out->point_a = v3_madd(pa, ra, n);
-    out->point_b = v3_madd(pa, -(upper + rb), n);
-    out->iterations = 0;
-    out->flags = MK_EPA_FLAG_CLOSED_FORM;
-    out->num_faces = 0;
+    closed_answer(out, lower, upper, r, n, v3_madd(pa, ra, n), v3_madd(pa, -(upper + rb), n));
     return 1;
 }
