@@ -370,7 +370,7 @@ START_TEST(far_scenes_keep_the_contracts)
     kit_make(&kt, &r, 16);
     const int n = or_scaled(600);
     tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    int compared = 0;
+    int compared = 0, stalled = 0;
     double worst = 0;
     for (int i = 0; i < n; ++i) {
         scene sc;
@@ -398,20 +398,35 @@ START_TEST(far_scenes_keep_the_contracts)
         const mk_pair q = {&far.a, far.xa, &far.b, far.xb};
         const mk_status fs = mk_signed_distance(&q, NULL, NULL, NULL, kt.ws, kt.ws_bytes, &far_sd);
         /* both within EPA's and GJK's absolute tolerance (1e-8) of the exact
-         * value, when neither stopped at a budget */
+         * value, when neither stopped at a budget. GJK may stop above its
+         * tolerance where floating point stalls it (gjk.h): a cone's rim a
+         * micrometre from a box's face, 100 km out (MK_TEST_SEED=32,
+         * MK_TEST_SCALE=300, scene 148,381), stalled at 43 iterations with
+         * [9.884e-7, 1.0229e-6], 3.5e-8 wide, where the pair near the
+         * origin ended at [9.9851e-7, 9.9880e-7]; both hold the value. So a
+         * larger difference passes only when the two certified brackets
+         * meet, and is counted. */
         if ((ns == MK_GJK_SEPARATED || ns == MK_PENETRATING) && (fs == MK_GJK_SEPARATED || fs == MK_PENETRATING)) {
-            const double d = fabs(far_sd.distance - near_sd.distance);
-            worst = fmax(worst, d);
-            REQUIRE(d <= 2e-8 + 1e-12 * sc.size, "scene %d: signed distance %.17g, %.17g near the origin", i,
-                    far_sd.distance, near_sd.distance);
+            const double d = fabs(far_sd.distance - near_sd.distance), tol = 2e-8 + 1e-12 * sc.size;
+            const int meet = far_sd.lower_bound <= near_sd.upper_bound + tol &&
+                             near_sd.lower_bound <= far_sd.upper_bound + tol;
+            REQUIRE(d <= tol || meet,
+                    "scene %d: signed distance %.17g in [%.17g, %.17g], %.17g in [%.17g, %.17g] near the origin", i,
+                    far_sd.distance, far_sd.lower_bound, far_sd.upper_bound, near_sd.distance,
+                    near_sd.lower_bound, near_sd.upper_bound);
+            if (d <= tol)
+                worst = fmax(worst, d);
+            else
+                ++stalled;
             ++compared;
         }
         check_scene(&far, kt.ws, kt.ws_bytes, &t);
     }
     kit_free(&kt);
     printf("contracts, far scenes: %d scenes (%d penetrating, %d apart, %d at a budget); %d signed distances "
-           "compared with the pair near the origin, largest difference %.3g\n",
-           n, t.penetrating, t.separated, t.budget, compared, worst);
+           "compared with the pair near the origin, largest difference %.3g (%d further pairs farther apart, "
+           "at a stall, their brackets meeting)\n",
+           n, t.penetrating, t.separated, t.budget, compared, worst, stalled);
     ck_assert_int_gt(compared, n / 2);
 }
 END_TEST
