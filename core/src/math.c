@@ -50,6 +50,10 @@ const char *mk_status_string(mk_status s)
     case MK_EPA_FACE_BUDGET: return "EPA face budget reached";
     case MK_GROWTH_MAX_ITER: return "growth-distance iteration limit reached";
     case MK_GROWTH_DEGENERATE: return "growth distance undefined for these centres";
+    case MK_RAY_HIT: return "ray hit";
+    case MK_RAY_MISS: return "ray missed";
+    case MK_RAY_INSIDE: return "ray starts inside";
+    case MK_RAY_MAX_ITER: return "ray-cast iteration limit reached";
     case MK_INVALID_INPUT: return "invalid input";
     case MK_INVALID_SIZE: return "invalid shape size";
     case MK_DEGENERATE_HULL: return "degenerate hull";

@@ -10,4 +10,5 @@
 #include <minkowski/epa.h>
 #include <minkowski/collide.h>
 #include <minkowski/growth.h>
+#include <minkowski/ray.h>
 #endif

@@ -21,6 +21,11 @@ typedef enum mk_status {
     /* Growth distance (growth.h) */
     MK_GROWTH_MAX_ITER,   /* growth-distance iteration bound hit; best bounds returned */
     MK_GROWTH_DEGENERATE, /* growth distance undefined: centre outside its shape, or no interior ball */
+    /* Ray casts (ray.h) */
+    MK_RAY_HIT,           /* the ray meets the shape within its length */
+    MK_RAY_MISS,          /* it does not (certified by a separating plane or the length) */
+    MK_RAY_INSIDE,        /* the ray starts inside the shape (or within the tolerance of it) */
+    MK_RAY_MAX_ITER,      /* iteration bound hit; the ray is clear of the shape up to the returned t */
     /* Bad input: nothing computed, outputs hold finite placeholders */
     MK_INVALID_INPUT,     /* NULL, NaN/Inf, non-orthonormal rotation, bad setting */
     MK_INVALID_SIZE,      /* zero, negative or non-finite shape size */

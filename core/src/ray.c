@@ -1,0 +1,327 @@
+/* A ray against one posed convex shape: the GJK ray cast (ray.h).
+ *
+ * G. van den Bergen, "Ray Casting against General Convex Objects with
+ * Application to Continuous Collision Detection" (2004), sec. 3, in the
+ * shape's local frame, with the shape C = K + ball(rho) (core K, rounding
+ * radius rho). The ray is x(t) = s + t r (unit r). State: t, the ray point
+ * x = x(t), and a simplex of support points p_i of K; v = x - (the point of
+ * conv{p_i} nearest x), so |v| bounds dist(x, K) from above.
+ *
+ * Each iteration takes p = s_K(v) (K's point farthest along v) and w = x - p:
+ *  - <v^, w> > rho: the plane <v^, z> = <v^, p> + rho holds C on its inner
+ *    side and x outside, so the ray meets C no earlier than where it crosses
+ *    that plane; if it runs parallel to it or away (<v^, r> >= 0) it never
+ *    does (miss); else t advances to the crossing (conservative advancement)
+ *    and every simplex point is re-expressed from the new x;
+ *  - p joins the simplex, whose point nearest the origin in terms of x - p_i
+ *    gives the new v (simplex.h, the GJK projection).
+ * It stops when |v| <= rho + tol: x is then within tol of C. Every advance
+ * is to a separating plane's crossing, so the shape has no point on the ray
+ * before the final t; no advance at all means the origin itself is within
+ * tol of C (inside). */
+#include <minkowski/ray.h>
+
+#include "simplex.h"
+#include "support.h"
+#include "valid.h"
+#include "vec.h"
+
+#include <float.h>
+#include <math.h>
+
+/* Largest iteration bound a caller may ask for. */
+#define MK_RAY_MAX_ITER_CAP 100000
+/* The tolerance is at least this many units of rounding of the query's
+ * coordinates (the ray's start and the shape's size, in the local frame):
+ * a point of the ray carries that much error, so no smaller distance can be
+ * resolved. */
+#define MK_RAY_FLOOR 64
+/* Idle iterations (no progress with the ray point fixed) in a row that make
+ * a stall; a stall within MK_RAY_STALL_SLACK tolerances of the shape is a
+ * hit. */
+#define MK_RAY_IDLE 4
+#define MK_RAY_STALL_SLACK 4
+/* Restarts of the simplex after a stall, at most. */
+#define MK_RAY_RESTARTS 2
+
+mk_ray_settings mk_ray_default_settings(void)
+{
+    mk_ray_settings s;
+    s.tolerance = 1e-7;
+    s.max_iterations = 128;
+    return s;
+}
+
+/* Finite placeholders: t = 0 at the origin (when finite), the normal against
+ * the direction (when it is one), else +z. */
+static void placeholder(mk_ray_result *out, mk_status st, mk_vec3 origin, mk_vec3 u)
+{
+    out->status = st;
+    out->t = 0;
+    out->point = v3_finite(origin) ? origin : v3(0, 0, 0);
+    out->normal = v3_finite(u) && v3_len2(u) > 0 ? v3_neg(u) : v3(0, 0, 1);
+    out->iterations = 0;
+}
+
+/* Unit vector along a finite nonzero d (scaled first, so that tiny and huge
+ * lengths do not under- or overflow), else NaNs. */
+static mk_vec3 unit_of(mk_vec3 d)
+{
+    const mk_real m = v3_max_abs(d);
+    if (!(m > 0) || !isfinite(m))
+        return v3(NAN, NAN, NAN);
+    const mk_vec3 e = v3_scale(d, 1 / m);
+    return v3_scale(e, 1 / v3_len(e));
+}
+
+/* Radius about the local origin of a ball holding the whole shape. */
+static mk_real holding_radius(const mk_shape *s)
+{
+    mk_vec3 lo, hi;
+    shape_local_bounds(s, &lo, &hi);
+    const mk_vec3 c = v3(fmax(fabs(lo.x), fabs(hi.x)), fmax(fabs(lo.y), fabs(hi.y)), fmax(fabs(lo.z), fabs(hi.z)));
+    return v3_len(c);
+}
+
+/* The outward normal at x (local, within a few tolerances of the surface)
+ * of a box's face (n_adv's direction carries the rounding of the points
+ * over |v| at the last advance: 2e-11 rad seen) or of a curved core: the last separating plane's normal n_adv touches the
+ * surface up to sqrt(2 d R) from x (d: x's distance, R: the radius of
+ * curvature), so it is off by up to sqrt(2 d / R), 4e-4 rad at d = 1e-7 and
+ * R = 1 (test_ray's closed forms measured 3.5e-4); the surface's own normal
+ * at x is off by about d / R. Ellipsoids: the gradient of the quadric. A
+ * cylinder (of any rounding: the core's nearest point is a clamp) and a
+ * sharp cone: the feature x lies on, by the larger signed distance; within
+ * 8 tol of an edge (the rim, the apex), where the normal is not unique,
+ * n_adv, which is one. User shapes and rounded cones keep n_adv. */
+static mk_vec3 feature_normal(const mk_shape *s, mk_vec3 x, mk_real tol, mk_vec3 n_adv)
+{
+    const mk_real edge = 8 * tol;
+    switch (s->type) {
+    case MK_SHAPE_BOX: { /* sharp: the face x lies on (n_adv's direction carries rounding over |v|) */
+        const mk_vec3 h = s->u.box.half_extents;
+        const mk_real d[3] = {fabs(x.x) - h.x, fabs(x.y) - h.y, fabs(x.z) - h.z};
+        const int i = d[0] >= d[1] && d[0] >= d[2] ? 0 : d[1] >= d[2] ? 1 : 2;
+        const int j = (i + 1) % 3, k = (i + 2) % 3;
+        if (d[i] - d[j] <= edge || d[i] - d[k] <= edge)
+            return n_adv;
+        const mk_real sg = v3_comp(x, i) > 0 ? 1 : -1;
+        return v3(i == 0 ? sg : 0, i == 1 ? sg : 0, i == 2 ? sg : 0);
+    }
+    case MK_SHAPE_ELLIPSOID: {
+        const mk_vec3 e = s->u.ellipsoid.radii;
+        return v3_normalize_or(v3(x.x / (e.x * e.x), x.y / (e.y * e.y), x.z / (e.z * e.z)), n_adv);
+    }
+    case MK_SHAPE_CYLINDER: {
+        const mk_real R = s->u.cylinder.radius, h = s->u.cylinder.half_height, rxy = hypot(x.x, x.y);
+        if (s->radius > 0) { /* from the core's nearest point */
+            const mk_real k = rxy > R ? R / rxy : 1;
+            const mk_vec3 q = v3(x.x * k, x.y * k, fmin(fmax(x.z, -h), h));
+            const mk_vec3 d = v3_sub(x, q);
+            return v3_len(d) > 0.5 * s->radius ? v3_normalize_or(d, n_adv) : n_adv;
+        }
+        const mk_real side = rxy - R, cap = fabs(x.z) - h;
+        if (fabs(side - cap) <= edge || !(rxy > 0))
+            return n_adv;
+        return side > cap ? v3(x.x / rxy, x.y / rxy, 0) : v3(0, 0, x.z > 0 ? 1 : -1);
+    }
+    case MK_SHAPE_CONE: {
+        if (s->radius > 0)
+            return n_adv;
+        const mk_real r = s->u.cone.radius, h = s->u.cone.half_height, rxy = hypot(x.x, x.y);
+        const mk_real slant = sqrt(4 * h * h + r * r);
+        const mk_real side = (2 * h * rxy + r * x.z - r * h) / slant, base = -x.z - h;
+        if (fabs(side - base) <= edge || !(rxy > edge))
+            return n_adv; /* the rim, or the apex's neighbourhood */
+        return side > base ? v3(2 * h * x.x / (rxy * slant), 2 * h * x.y / (rxy * slant), r / slant)
+                           : v3(0, 0, -1);
+    }
+    default:
+        return n_adv;
+    }
+}
+
+mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 dir, mk_real max_t,
+                      const mk_ray_settings *settings, mk_ray_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    const mk_vec3 u = unit_of(dir);
+    placeholder(out, MK_INVALID_INPUT, origin, u);
+    if (!shape || !xf)
+        return MK_INVALID_INPUT;
+    const mk_status ss = shape_status(shape);
+    if (ss != MK_OK) {
+        out->status = ss;
+        return ss;
+    }
+    const mk_ray_settings st = settings ? *settings : mk_ray_default_settings();
+    if (!transform_ok(xf) || !v3_finite(origin) || v3_max_abs(origin) > MK_MAX_COORDINATE || !v3_finite(u) ||
+        !(max_t >= 0) || !isfinite(st.tolerance) || !(st.tolerance >= 0) || st.max_iterations < 1 ||
+        st.max_iterations > MK_RAY_MAX_ITER_CAP)
+        return MK_INVALID_INPUT;
+
+    /* The ray in the shape's frame. */
+    const mk_vec3 s = m3_tmul(&xf->R, v3_sub(origin, xf->p));
+    const mk_vec3 r = m3_tmul(&xf->R, u);
+    const mk_real rho = shape->radius;
+    const mk_real hold = holding_radius(shape);
+    const mk_real floor = MK_RAY_FLOOR * DBL_EPSILON * (v3_max_abs(s) + hold);
+    const mk_real tol = st.tolerance > floor ? st.tolerance : floor;
+
+    /* The ray meets the shape only where it is within `hold` of the local
+     * origin: t <= <-s, r> + hold, and not at all when its closest approach
+     * passes farther. */
+    const mk_real sr = v3_dot(s, r);
+    const mk_real t_near = sr < 0 ? -sr : 0;
+    const mk_vec3 closest = v3_madd(s, t_near, r);
+    mk_real limit = -sr + hold + tol;
+    if (max_t < limit)
+        limit = max_t;
+    if (v3_len(closest) > hold + tol || limit < 0) {
+        out->status = MK_RAY_MISS;
+        return MK_RAY_MISS;
+    }
+
+    mk_simplex sx;
+    int hint = -1;
+    mk_real t = 0;
+    mk_vec3 x = s;
+    mk_vec3 n_adv = v3_neg(r); /* normal of the last separating plane crossed */
+    int advanced = 0;
+    /* The simplex starts with one point of K (the farthest along s), and v
+     * is x's offset from it. */
+    sx.a[0] = shape_support(shape, x, &hint);
+    sx.b[0] = v3(0, 0, 0);
+    sx.w[0] = v3_sub(x, sx.a[0]);
+    sx.bary[0] = 1;
+    sx.count = 1;
+    mk_vec3 v = sx.w[0];
+    mk_real v2 = v3_len2(v);
+    mk_status status = MK_RAY_MAX_ITER;
+    int restarts = 0, idle = 0;
+    int k;
+    for (k = 0; k < st.max_iterations; ++k) {
+        const mk_real vl = sqrt(v2);
+        if (!isfinite(vl)) { /* a user support returned a non-finite point */
+            status = MK_INVALID_INPUT;
+            break;
+        }
+        if (vl <= rho + tol) {
+            status = advanced ? MK_RAY_HIT : MK_RAY_INSIDE;
+            break;
+        }
+        const mk_vec3 vn = v3_scale(v, 1 / vl);
+        const mk_vec3 p = shape_support(shape, vn, &hint);
+        const mk_vec3 w = v3_sub(x, p);
+        const mk_real vw = v3_dot(vn, w);
+        if (!isfinite(vw)) {
+            status = MK_INVALID_INPUT;
+            break;
+        }
+        int moved = 0;
+        if (vw > rho) {
+            /* Separating plane: cross it, or miss when the ray does not. */
+            const mk_real vr = v3_dot(vn, r);
+            if (!(vr < 0)) {
+                status = MK_RAY_MISS;
+                break;
+            }
+            const mk_real t_next = t + (vw - rho) / -vr;
+            if (!(t_next <= limit)) {
+                status = MK_RAY_MISS;
+                break;
+            }
+            t = t_next;
+            x = v3_madd(s, t, r);
+            n_adv = vn;
+            advanced = moved = 1;
+            for (int i = 0; i < sx.count; ++i)
+                sx.w[i] = v3_sub(x, sx.a[i]);
+        }
+        /* p joins the simplex (unless it is there already), then the
+         * projection; sx.b is unused (K is the only shape). */
+        int known = 0;
+        for (int i = 0; i < sx.count; ++i)
+            known |= sx.a[i].x == p.x && sx.a[i].y == p.y && sx.a[i].z == p.z;
+        if (!known) {
+            const int m = sx.count;
+            sx.a[m] = p;
+            sx.b[m] = v3(0, 0, 0);
+            sx.w[m] = v3_sub(x, p);
+            sx.count = m + 1;
+        }
+        simplex_sub sub;
+        int inside;
+        const mk_vec3 vnew = simplex_solve(&sx, &sub, &inside);
+        const mk_real vnew2 = inside ? 0 : v3_len2(vnew);
+        /* Progress: |v| shrinks, or the ray moved. A curved core's supports
+         * can go on improving v's direction while |v| stays put to rounding
+         * (a cone's side: rim points converging along the generator), so
+         * only MK_RAY_IDLE idle iterations in a row count as a stall. */
+        idle = moved || vnew2 < v2 ? 0 : idle + 1;
+        if (idle >= MK_RAY_IDLE) {
+            /* x is within |v| - rho of C (|v| bounds dist(x, K) from above). */
+            if (vl - rho <= MK_RAY_STALL_SLACK * tol) {
+                status = advanced ? MK_RAY_HIT : MK_RAY_INSIDE;
+                ++k;
+                break;
+            }
+            if (restarts == MK_RAY_RESTARTS) {
+                ++k;
+                break; /* MK_RAY_MAX_ITER: the ray is clear of the shape up to t */
+            }
+            /* A sliver simplex (a cone's apex and rim points along one
+             * generator) can keep projecting the origin no closer: start
+             * again from p alone. */
+            ++restarts;
+            idle = 0;
+            sx.a[0] = p;
+            sx.w[0] = w;
+            sx.bary[0] = 1;
+            sx.count = 1;
+            v = w;
+            v2 = v3_len2(w);
+            continue;
+        }
+        simplex_commit(&sx, &sub);
+        v = inside ? v3(0, 0, 0) : vnew;
+        v2 = vnew2;
+    }
+
+    out->iterations = k;
+    if (status == MK_INVALID_INPUT)
+        return MK_INVALID_INPUT; /* the placeholders stay */
+    out->status = status;
+    if (status == MK_RAY_MISS || status == MK_RAY_INSIDE)
+        return status;
+    /* HIT or MAX_ITER: the point where the ray stands. */
+    out->t = t;
+    out->point = v3_madd(origin, t, u);
+    if (status == MK_RAY_HIT) {
+        /* A rounded shape whose core has no curved part (a sphere, a
+         * capsule, a rounded box or hull) has x's direction from the core's
+         * simplex, v, as its normal: |v| is about rho, far above rounding,
+         * and the simplex is the core's nearest feature itself. Curved cores
+         * and sharp boxes take their surface's normal at x (feature_normal). Otherwise it is
+         * the last plane the ray crossed: v shrinks to rounding on a face. */
+        const mk_real vl = sqrt(v2);
+        const int flat_core = shape->type == MK_SHAPE_SPHERE || shape->type == MK_SHAPE_CAPSULE ||
+                              shape->type == MK_SHAPE_BOX || shape->type == MK_SHAPE_HULL;
+        mk_vec3 n_local = n_adv;
+        if (rho > 0 && flat_core && vl > 0.5 * rho) {
+            /* v is the core's nearest point's direction only when the
+             * simplex is the core's nearest feature: no support along v
+             * reaches nearer x than the simplex does (to rounding; a
+             * simplex across a box's edge, within the tolerance but not on
+             * the nearest feature, had its normal 1e-2 rad off) */
+            const mk_vec3 vn = v3_scale(v, 1 / vl);
+            const mk_real reach = v3_dot(vn, v3_sub(x, shape_support(shape, vn, &hint)));
+            if (vl - reach <= floor)
+                n_local = vn;
+        } else if (!flat_core || (shape->type == MK_SHAPE_BOX && rho == 0))
+            n_local = feature_normal(shape, x, tol, n_adv);
+        out->normal = v3_normalize_or(m3_mul(&xf->R, n_local), v3_neg(u));
+    }
+    return status;
+}
