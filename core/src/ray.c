@@ -41,6 +41,9 @@
  * hit. */
 #define MK_RAY_IDLE 4
 #define MK_RAY_STALL_SLACK 4
+/* Steps finishing the simplex into a rounded flat core's nearest feature
+ * for the normal, at most (nearest_feature). */
+#define MK_RAY_REFINE 16
 /* Restarts of the simplex after a stall, at most. */
 #define MK_RAY_RESTARTS 2
 
@@ -81,6 +84,48 @@ static mk_real holding_radius(const mk_shape *s)
     shape_local_bounds(s, &lo, &hi);
     const mk_vec3 c = v3(fmax(fabs(lo.x), fabs(hi.x)), fmax(fabs(lo.y), fabs(hi.y)), fmax(fabs(lo.z), fabs(hi.z)));
     return v3_len(c);
+}
+
+/* GJK from the ray's simplex with x fixed, until the simplex is the core's
+ * nearest feature to x: no support along v reaches nearer x than the
+ * simplex does, to `floor` (a simplex that ended the cast within the
+ * tolerance can lie across a box's edge or on a capsule's end point while
+ * the nearest point is elsewhere: its direction was up to 1e-2 rad off).
+ * Polytope cores and segments finish in a few steps; at most
+ * MK_RAY_REFINE. Returns 1 when finished (*v, *v2 then x's offset from the
+ * nearest point), counting the steps in *steps. */
+static int nearest_feature(const mk_shape *s, mk_vec3 x, mk_real floor, mk_simplex *sx, mk_vec3 *v, mk_real *v2,
+                           int *hint, int *steps)
+{
+    for (int k = 0; k < MK_RAY_REFINE; ++k) {
+        const mk_real vl = sqrt(*v2);
+        if (!(vl > 0))
+            return 0;
+        const mk_vec3 vn = v3_scale(*v, 1 / vl);
+        const mk_vec3 p = shape_support(s, vn, hint);
+        ++*steps;
+        if (vl - v3_dot(vn, v3_sub(x, p)) <= floor)
+            return 1;
+        int known = 0;
+        for (int i = 0; i < sx->count; ++i)
+            known |= sx->a[i].x == p.x && sx->a[i].y == p.y && sx->a[i].z == p.z;
+        if (known || sx->count == 4)
+            return 0; /* no new point: stalled */
+        const int m = sx->count;
+        sx->a[m] = p;
+        sx->b[m] = v3(0, 0, 0);
+        sx->w[m] = v3_sub(x, p);
+        sx->count = m + 1;
+        simplex_sub sub;
+        int inside;
+        const mk_vec3 vnew = simplex_solve(sx, &sub, &inside);
+        if (inside)
+            return 0;
+        simplex_commit(sx, &sub);
+        *v = vnew;
+        *v2 = v3_len2(vnew);
+    }
+    return 0;
 }
 
 /* The outward normal at x (local, within a few tolerances of the surface)
@@ -301,26 +346,22 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
     if (status == MK_RAY_HIT) {
         /* A rounded shape whose core has no curved part (a sphere, a
          * capsule, a rounded box or hull) has x's direction from the core's
-         * simplex, v, as its normal: |v| is about rho, far above rounding,
-         * and the simplex is the core's nearest feature itself. Curved cores
-         * and sharp boxes take their surface's normal at x (feature_normal). Otherwise it is
+         * nearest point as its normal (|v| is about rho there, far above
+         * rounding): the simplex is finished into the core's nearest
+         * feature, x fixed (nearest_feature). Curved cores and sharp boxes
+         * take their surface's normal at x (feature_normal). Otherwise it is
          * the last plane the ray crossed: v shrinks to rounding on a face. */
-        const mk_real vl = sqrt(v2);
         const int flat_core = shape->type == MK_SHAPE_SPHERE || shape->type == MK_SHAPE_CAPSULE ||
                               shape->type == MK_SHAPE_BOX || shape->type == MK_SHAPE_HULL;
         mk_vec3 n_local = n_adv;
-        if (rho > 0 && flat_core && vl > 0.5 * rho) {
-            /* v is the core's nearest point's direction only when the
-             * simplex is the core's nearest feature: no support along v
-             * reaches nearer x than the simplex does (to rounding; a
-             * simplex across a box's edge, within the tolerance but not on
-             * the nearest feature, had its normal 1e-2 rad off) */
-            const mk_vec3 vn = v3_scale(v, 1 / vl);
-            const mk_real reach = v3_dot(vn, v3_sub(x, shape_support(shape, vn, &hint)));
-            if (vl - reach <= floor)
-                n_local = vn;
-        } else if (!flat_core || (shape->type == MK_SHAPE_BOX && rho == 0))
+        if (rho > 0 && flat_core) {
+            int extra = 0;
+            if (nearest_feature(shape, x, floor, &sx, &v, &v2, &hint, &extra) && v2 > 0.25 * rho * rho)
+                n_local = v3_scale(v, 1 / sqrt(v2));
+            out->iterations += extra;
+        } else if (!flat_core || (shape->type == MK_SHAPE_BOX && rho == 0)) {
             n_local = feature_normal(shape, x, tol, n_adv);
+        }
         out->normal = v3_normalize_or(m3_mul(&xf->R, n_local), v3_neg(u));
     }
     return status;
