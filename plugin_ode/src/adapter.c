@@ -573,6 +573,88 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
     return emit_points(pr.points, pr.count, pr.normal, -1.0, o1, o2, max, contact, skip); /* o1 -> o2 */
 }
 
+/* A dRay against one of minkowski's classes, as ODE answers a ray against
+ * its own primitives (ray.cpp): one contact at the first point of the geom
+ * along the ray within its length, depth = the distance from the ray's
+ * start, normal = the geom's outward normal there (from g2 into g1 with the
+ * ray as g1), g1 = the ray. A ray starting inside gets the point where it
+ * leaves, the normal pointing inward (none with the ray's backface culling,
+ * nor when the geom holds the whole ray). mk_ray_cast finds both: the exit
+ * is the entry of the ray cast back from its far end. ours_first: called
+ * with the geom first (ODE's user-class route), the contact flipped. */
+static int ray_contact(dGeomID ray, dGeomID g, dContactGeom *contact, int ours_first)
+{
+    ++G.stats.calls;
+    ++G.stats.calls_by_class[dRayClass];
+    const int cls = dGeomGetClass(g);
+    if (cls >= 0 && cls < dGeomNumClasses)
+        ++G.stats.calls_by_class[cls];
+    mk_shape s;
+    mk_transform xf;
+    mk_vec3 centre;
+    if (!shape_of(g, &s, &xf, &centre))
+        return fail();
+    dVector3 start, dir;
+    dGeomRayGet(ray, start, dir);
+    const dReal len = dGeomRayGetLength(ray);
+    const mk_vec3 o = {start[0], start[1], start[2]}, u = {dir[0], dir[1], dir[2]};
+    mk_ray_result r;
+    mk_status st = mk_ray_cast(&s, &xf, o, u, len, NULL, &r);
+    double depth = r.t, sign = 1;
+    if (st == MK_RAY_INSIDE) {
+        if (dGeomRayGetBackfaceCull(ray))
+            return 0;
+        /* Back from the far end: within the length, and within the
+         * diameter of a ball about the pose holding the geom (an infinite
+         * ray's far end is then a finite point). */
+        mk_vec3 lo, hi;
+        mk_shape_local_aabb(&s, &lo, &hi);
+        const double hold = sqrt(fmax(lo.x * lo.x, hi.x * hi.x) + fmax(lo.y * lo.y, hi.y * hi.y) +
+                                 fmax(lo.z * lo.z, hi.z * hi.z));
+        const double back = fmin(len, 2 * hold * (1 + 1e-9));
+        const double ul = sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+        const mk_vec3 far = {o.x + back * u.x / ul, o.y + back * u.y / ul, o.z + back * u.z / ul};
+        st = mk_ray_cast(&s, &xf, far, (mk_vec3){-u.x, -u.y, -u.z}, back, NULL, &r);
+        if (st == MK_RAY_INSIDE)
+            return 0; /* the geom holds the whole ray */
+        depth = back - r.t;
+        sign = -1;
+    }
+    if (st >= MK_INVALID_INPUT || st == MK_RAY_MAX_ITER)
+        return fail();
+    if (st != MK_RAY_HIT)
+        return 0;
+    if (ours_first)
+        sign = -sign;
+    contact->pos[0] = r.point.x, contact->pos[1] = r.point.y, contact->pos[2] = r.point.z;
+    contact->normal[0] = sign * r.normal.x, contact->normal[1] = sign * r.normal.y;
+    contact->normal[2] = sign * r.normal.z;
+    contact->depth = depth < 0 ? 0 : depth;
+    contact->g1 = ours_first ? g : ray;
+    contact->g2 = ours_first ? ray : g;
+    contact->side1 = contact->side2 = -1;
+    ++G.stats.contacts;
+    return 1;
+}
+
+/* dRay first (dSetColliderOverride(dRayClass, ours)). */
+static int ray_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
+{
+    (void)flags;
+    if (skip < (int)sizeof(dContactGeom))
+        return fail();
+    return ray_contact(o1, o2, contact, 0);
+}
+
+/* Our geom first (the class's collider getter). */
+static int ray_collider_ours_first(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
+{
+    (void)flags;
+    if (skip < (int)sizeof(dContactGeom))
+        return fail();
+    return ray_contact(o2, o1, contact, 1);
+}
+
 /* ------------------------------------------------------------ geom classes */
 
 static dColliderFn *class_collider(int num)
@@ -580,6 +662,8 @@ static dColliderFn *class_collider(int num)
     for (int k = 0; k < NUM_KINDS; ++k)
         if (num == kKindClass[k])
             return mk_collider;
+    if (num == dRayClass)
+        return ray_collider_ours_first;
     return is_ours(num) ? mk_collider : NULL;
 }
 
@@ -677,7 +761,8 @@ mk_ode_options mk_ode_default_options(void)
 }
 
 /* Our classes collide with the six stock kinds and with each other through
- * mk_collider, installed or not (ODE has nothing else for them). */
+ * mk_collider, and with dRay through ray_collider, installed or not (ODE has
+ * nothing else for them). */
 static void route_our_classes(void)
 {
     const int ours[] = {G.cone_class, G.ellipsoid_class, G.hull_class};
@@ -686,6 +771,7 @@ static void route_our_classes(void)
             dSetColliderOverride(ours[i], kKindClass[k], mk_collider);
         for (int j = 0; j < 3; ++j)
             dSetColliderOverride(ours[i], ours[j], mk_collider);
+        dSetColliderOverride(dRayClass, ours[i], ray_collider);
     }
 }
 

@@ -769,6 +769,139 @@ START_TEST(class_aabbs_exact)
 }
 END_TEST
 
+/* dRay against the minkowski classes, as ODE answers a ray against its own
+ * primitives (ray.cpp): one contact at the entry, depth = distance along
+ * the ray, normal = the geom's outward normal (g1 = the ray); from inside,
+ * the exit with the normal inward (none with backface culling, none when
+ * the geom holds the whole ray); nothing beyond the length; the other
+ * argument order flipped. Against closed forms (a cube hull, a cone's side,
+ * ellipsoids through the unit sphere in scaled coordinates). Before this,
+ * rays passed through these geoms without a contact. */
+static int ray_hit(dGeomID ray, dGeomID g, dContactGeom *c) { return dCollide(ray, g, 1, c, sizeof(dContact)); }
+
+START_TEST(rays_hit_the_new_classes)
+{
+    setup();
+    ck_assert_int_eq(mk_ode_install(NULL), 0);
+    const dReal cube[24] = {-0.1, -0.1, -0.1, 0.1, -0.1, -0.1, -0.1, 0.1, -0.1, 0.1, 0.1, -0.1,
+                            -0.1, -0.1, 0.1,  0.1, -0.1, 0.1,  -0.1, 0.1, 0.1,  0.1, 0.1, 0.1};
+    dGeomID hull = mk_ode_create_hull(0, cube, 8), cone = mk_ode_create_cone(0, 0.1, 0.3);
+    dGeomID egg = mk_ode_create_ellipsoid(0, 0.1, 0.07, 0.05);
+    dGeomID ray = dCreateRay(0, 5);
+    dContact c[2];
+    memset(c, 0, sizeof c);
+    /* the cube from outside, both argument orders */
+    dGeomRaySet(ray, -1, 0.01, 0.02, 1, 0, 0);
+    ck_assert_int_eq(ray_hit(ray, hull, &c[0].geom), 1);
+    const dContactGeom *g = &c[0].geom;
+    ck_assert_double_eq_tol(g->pos[0], -0.1, 1e-12);
+    ck_assert_double_eq_tol(g->pos[1], 0.01, 1e-12);
+    ck_assert_double_eq_tol(g->depth, 0.9, 1e-12);
+    ck_assert_double_eq_tol(g->normal[0], -1, 1e-12);
+    ck_assert(g->g1 == ray && g->g2 == hull && g->side1 == -1 && g->side2 == -1);
+    ck_assert_int_eq(dCollide(hull, ray, 1, &c[1].geom, sizeof(dContact)), 1);
+    ck_assert(c[1].geom.g1 == hull && c[1].geom.g2 == ray);
+    ck_assert_double_eq_tol(c[1].geom.normal[0], 1, 1e-12);
+    ck_assert_double_eq_tol(c[1].geom.depth, 0.9, 1e-12);
+    /* too short, pointing away, passing by */
+    dGeomRaySetLength(ray, 0.85);
+    ck_assert_int_eq(ray_hit(ray, hull, &c[0].geom), 0);
+    dGeomRaySetLength(ray, 5);
+    dGeomRaySet(ray, -1, 0.01, 0.02, -1, 0, 0);
+    ck_assert_int_eq(ray_hit(ray, hull, &c[0].geom), 0);
+    dGeomRaySet(ray, -1, 0.3, 0.02, 1, 0, 0);
+    ck_assert_int_eq(ray_hit(ray, hull, &c[0].geom), 0);
+    /* from inside: the exit, normal inward; culled; held whole */
+    dGeomRaySet(ray, 0.05, 0.01, 0.02, 1, 0, 0);
+    ck_assert_int_eq(ray_hit(ray, hull, &c[0].geom), 1);
+    ck_assert_double_eq_tol(g->pos[0], 0.1, 1e-12);
+    ck_assert_double_eq_tol(g->depth, 0.05, 1e-12);
+    ck_assert_double_eq_tol(g->normal[0], -1, 1e-12);
+    dGeomRaySetBackfaceCull(ray, 1);
+    ck_assert_int_eq(ray_hit(ray, hull, &c[0].geom), 0);
+    dGeomRaySetBackfaceCull(ray, 0);
+    dGeomRaySetLength(ray, 0.03);
+    ck_assert_int_eq(ray_hit(ray, hull, &c[0].geom), 0);
+    dGeomRaySetLength(ray, dInfinity);
+    ck_assert_int_eq(ray_hit(ray, hull, &c[0].geom), 1);
+    ck_assert_double_eq_tol(g->depth, 0.05, 1e-12);
+    dGeomRaySetLength(ray, 5);
+    /* the cone's side at z = 0 (radius 0.05 there): normal (-2h, 0, r) / |.| */
+    dGeomRaySet(ray, -1, 0, 0, 1, 0, 0);
+    ck_assert_int_eq(ray_hit(ray, cone, &c[0].geom), 1);
+    ck_assert_double_eq_tol(g->depth, 0.95, 1e-6);
+    ck_assert_double_eq_tol(g->normal[0], -0.3 / sqrt(0.1), 1e-6);
+    ck_assert_double_eq_tol(g->normal[2], 0.1 / sqrt(0.1), 1e-6);
+    /* ellipsoids at random poses: the entry of the unit sphere in scaled
+     * coordinates, the quadric's gradient as the normal */
+    int hits = 0;
+    for (int t = 0; t < 400; ++t) {
+        dMatrix3 R;
+        random_rotation(R);
+        const dReal p[3] = {rnd() - 0.5, rnd() - 0.5, rnd() - 0.5};
+        dGeomSetRotation(egg, R), dGeomSetPosition(egg, p[0], p[1], p[2]);
+        double o[3], d[3], aim[3];
+        for (int i = 0; i < 3; ++i)
+            o[i] = p[i] + (rnd() - 0.5), aim[i] = p[i] + 0.1 * (rnd() - 0.5);
+        double dl = 0;
+        for (int i = 0; i < 3; ++i)
+            d[i] = aim[i] - o[i], dl += d[i] * d[i];
+        dl = sqrt(dl);
+        for (int i = 0; i < 3; ++i)
+            d[i] /= dl;
+        dGeomRaySet(ray, o[0], o[1], o[2], d[0], d[1], d[2]);
+        /* local: q = R^T (o - p), e = R^T d, scaled by the radii */
+        const double rad[3] = {0.1, 0.07, 0.05};
+        double q[3], e[3];
+        for (int i = 0; i < 3; ++i) {
+            q[i] = e[i] = 0;
+            for (int k = 0; k < 3; ++k)
+                q[i] += R[4 * k + i] * (o[k] - p[k]), e[i] += R[4 * k + i] * d[k];
+            q[i] /= rad[i], e[i] /= rad[i];
+        }
+        const double A = e[0] * e[0] + e[1] * e[1] + e[2] * e[2], B = q[0] * e[0] + q[1] * e[1] + q[2] * e[2];
+        const double C = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] - 1, disc = B * B - A * C;
+        const int n = ray_hit(ray, egg, &c[0].geom);
+        if (C <= 0) { /* inside: the exit */
+            const double t_exit = (-B + sqrt(disc)) / A;
+            ck_assert_int_eq(n, 1);
+            ck_assert_double_eq_tol(g->depth, t_exit, 1e-6);
+            continue;
+        }
+        const double t_in = disc >= 0 ? (-B - sqrt(disc)) / A : -1;
+        if (disc < -1e-6 || t_in < 0) {
+            ck_assert_int_eq(n, 0);
+            continue;
+        }
+        if (disc < 1e-6)
+            continue; /* grazing: either answer */
+        ck_assert_int_eq(n, 1);
+        ++hits;
+        /* t short by up to 4 tol / cos(incidence); the normal within that over the curvature */
+        ck_assert_double_eq_tol(g->depth, t_in, 1e-5);
+        double nl[3], nw[3] = {0, 0, 0};
+        for (int i = 0; i < 3; ++i)
+            nl[i] = (q[i] + t_in * e[i]) / rad[i];
+        for (int k = 0; k < 3; ++k)
+            for (int i = 0; i < 3; ++i)
+                nw[k] += R[4 * k + i] * nl[i];
+        const double nn = sqrt(nw[0] * nw[0] + nw[1] * nw[1] + nw[2] * nw[2]);
+        for (int k = 0; k < 3; ++k)
+            ck_assert_double_eq_tol(g->normal[k], nw[k] / nn, 1e-3);
+    }
+    ck_assert_int_gt(hits, 40);
+    /* dRay against a stock kind stays ODE's */
+    const mk_ode_stats before = mk_ode_get_stats();
+    dGeomID box = dCreateBox(0, 0.2, 0.2, 0.2);
+    dGeomRaySet(ray, -1, 0, 0, 1, 0, 0);
+    ck_assert_int_eq(ray_hit(ray, box, &c[0].geom), 1);
+    ck_assert_double_eq_tol(g->depth, 0.9, 1e-12);
+    ck_assert(mk_ode_get_stats().calls == before.calls);
+    dGeomDestroy(box), dGeomDestroy(ray), dGeomDestroy(hull), dGeomDestroy(cone), dGeomDestroy(egg);
+    teardown();
+}
+END_TEST
+
 /* Robot models hang geoms on bodies with offsets (dGeomSetOffset*), and older
  * code wraps them in a dGeomTransform: ODE's own colliders read the geom's
  * final pose (body pose times offset; for the wrapped geom, the transform's
@@ -1222,6 +1355,7 @@ int main(void)
     tcase_add_test(api, zero_sizes);
     tcase_add_test(api, convex_side_table);
     tcase_add_test(api, class_aabbs_exact);
+    tcase_add_test(api, rays_hit_the_new_classes);
     tcase_add_test(api, offset_and_transform_geoms);
     tcase_add_test(api, shutdown_and_reinit);
     suite_add_tcase(s, api);

@@ -16,8 +16,14 @@
  * Which pairs: every pair among dBox, dSphere, dCapsule, dCylinder and dConvex
  * (both orders) and each of them against a dPlane, as selected by
  * mk_ode_options.pairs; the cone, ellipsoid and hull classes collide with all
- * of those and with each other. Not with dRay, dTriMesh or dHeightfield (no
- * contact: minkowski has no ray cast or triangle mesh query yet).
+ * of those, with each other, and with dRay (mk_ray_cast: one contact as ODE's
+ * own rays give, at the first point along the ray within its length, depth =
+ * the distance from the ray's start, normal = the geom's outward normal
+ * there, g1 = the ray when it comes first; a ray starting inside gets the
+ * point where it leaves with the normal pointing inward, unless its backface
+ * culling is on). Not with dTriMesh or dHeightfield (no contact: minkowski
+ * has no triangle mesh query yet). dRay against the stock kinds keeps ODE's
+ * own colliders.
  *
  * Contacts follow ODE: normal from g2 into g1, depth > 0 penetration (only
  * points with depth >= 0 are returned), g1 = o1, g2 = o2, side1 = side2 = -1, at
