@@ -127,6 +127,13 @@ extern const bench_query peer_fcl_distance; /* fcl::detail::GJKSolver_libccd<dou
 #ifdef MK_BENCH_HAVE_BULLET
 extern const bench_query peer_bullet_distance;    /* btGjkEpaSolver2::Distance (float64) */
 extern const bench_query peer_bullet_penetration; /* btGjkEpaSolver2::Penetration (float64) */
+/* Bullet's ray test against a convex shape (float64): btSubsimplexConvexCast of
+ * a point from o to o + len u, as btCollisionWorld::rayTestSingle runs it.
+ * Shapes from the pool (NULL when one has no Bullet twin); returns 1 with the
+ * distance along u in *t on a hit. */
+void *peer_bullet_ray_make(const bench_pool *pool);
+void peer_bullet_ray_release(void *ctx);
+int peer_bullet_ray(void *ctx, int shape, const mk_transform *xf, mk_vec3 o, mk_vec3 u, double len, double *t);
 #endif
 
 #ifdef __cplusplus

@@ -5,7 +5,8 @@
  * Sections: gjk (distance and Boolean: our variants and libccd, FCL, Bullet),
  * support (hull support: linear scan vs hill-climbing crossover), penetration
  * (signed distance when overlapping; needs the core's epa.h), contact (resting
- * pairs called step after step, as an engine calls them). */
+ * pairs called step after step, as an engine calls them), ray (mk_ray_cast
+ * against exact entries, beside Bullet's ray test on convex shapes). */
 #define _POSIX_C_SOURCE 200809L /* uname */
 #include "bench_c.h"
 
@@ -18,9 +19,9 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: mk_bench [options]\n"
             "  --quick          smoke run (few problems; whole run well under 30 s)\n"
-            "  --section NAME   only one section: gjk, support, penetration, contact (default: all)\n"
+            "  --section NAME   only one section: gjk, support, penetration, contact, ray (default: all)\n"
             "  --family NAME    only one shape family: ellipsoids, boxes, hull-12, hull-60, hull-240,\n"
-            "                   hull-1000 (sections gjk and penetration)\n"
+            "                   hull-1000 (sections gjk, penetration and ray)\n"
             "  --pairs N        problems per shape family and distance category (default 1000, quick 40)\n"
             "  --seed S         random seed (default 1)\n"
             "  --runs R         repeated timing runs, medians over them (default 7, quick 5, at least 5)\n"
@@ -102,16 +103,16 @@ int main(int argc, char **argv)
         o.pairs = o.quick ? 40 : 1000;
     if (o.runs == 0)
         o.runs = o.quick ? 5 : 7;
-    const char *known[] = {"gjk", "support", "penetration", "contact"};
-    int run[4] = {1, 1, 1, 1};
+    const char *known[] = {"gjk", "support", "penetration", "contact", "ray"};
+    int run[5] = {1, 1, 1, 1, 1};
     if (o.section) {
         int found = 0;
-        for (int k = 0; k < 4; ++k) {
+        for (int k = 0; k < 5; ++k) {
             run[k] = strcmp(o.section, known[k]) == 0;
             found |= run[k];
         }
         if (!found) {
-            fprintf(stderr, "mk_bench: unknown section '%s' (gjk, support, penetration, contact)\n", o.section);
+            fprintf(stderr, "mk_bench: unknown section '%s' (gjk, support, penetration, contact, ray)\n", o.section);
             return 2;
         }
     }
@@ -132,6 +133,8 @@ int main(int argc, char **argv)
         section_penetration(&o);
     if (run[3])
         section_contact(&o);
+    if (run[4])
+        section_ray(&o);
     printf("\nmk_bench: done in %.1f s\n", (bench_now_ns() - t0) * 1e-9);
     return 0;
 }

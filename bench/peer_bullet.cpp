@@ -200,3 +200,52 @@ extern "C" const bench_query peer_bullet_distance = {"Bullet GjkEpa2", BENCH_DIS
 extern "C" const bench_query peer_bullet_penetration = {"Bullet GjkEpa2", BENCH_PENETRATION, bullet_make,
                                                         bullet_release, penetration_run, penetration_answer,
                                                         nullptr};
+
+// ---------------------------------------------------------------- rays
+
+#include <BulletCollision/NarrowPhaseCollision/btSubSimplexConvexCast.h>
+#include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
+
+namespace {
+struct RayCtx {
+    std::vector<std::unique_ptr<btConvexShape>> shapes;
+};
+} // namespace
+
+extern "C" void *peer_bullet_ray_make(const bench_pool *pool)
+{
+    auto x = std::make_unique<RayCtx>();
+    for (int i = 0; i < pool->count; ++i) {
+        x->shapes.push_back(to_bt_shape(pool->shapes[i]));
+        if (!x->shapes.back())
+            return nullptr;
+    }
+    return x.release();
+}
+
+extern "C" void peer_bullet_ray_release(void *ctx) { delete static_cast<RayCtx *>(ctx); }
+
+// btCollisionWorld::rayTestSingleInternal's convex branch: a point (a sphere
+// of radius 0, margin 0) cast from `from` to `to` against the shape at rest;
+// a hit needs a normal (its length^2 > 1e-4 there).
+extern "C" int peer_bullet_ray(void *ctx, int shape, const mk_transform *xf, mk_vec3 o, mk_vec3 u, double len,
+                               double *t)
+{
+    const RayCtx *x = static_cast<const RayCtx *>(ctx);
+    btSphereShape point(0.0);
+    point.setMargin(0.);
+    btVoronoiSimplexSolver solver;
+    btSubsimplexConvexCast cast(&point, x->shapes[shape].get(), &solver);
+    btConvexCast::CastResult res;
+    res.m_fraction = 1.;
+    btTransform from, to;
+    from.setIdentity(), to.setIdentity();
+    from.setOrigin(btVector3(o.x, o.y, o.z));
+    to.setOrigin(btVector3(o.x + len * u.x, o.y + len * u.y, o.z + len * u.z));
+    const btTransform at = to_bt(*xf);
+    *t = 0;
+    if (!cast.calcTimeOfImpact(from, to, at, at, res) || res.m_normal.length2() <= btScalar(1e-4))
+        return 0;
+    *t = res.m_fraction * len;
+    return 1;
+}
