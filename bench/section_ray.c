@@ -181,8 +181,9 @@ static void tally(const ray_case *cs, int n, const double *t, const int *hit, co
 void section_ray(const bench_opts *o)
 {
     printf("\n== Section ray: mk_ray_cast against the exact entry; Bullet's ray test on convex shapes ==\n");
-    printf("rays 2-5 reaches out, 3 in 4 aimed inside the shape; ours at its defaults (tolerance 1e-7:\n"
-           "the hit within 4e-7 of the surface); Bullet: btSubsimplexConvexCast of a point, as\n"
+    printf("rays 2-5 reaches out, 3 in 4 aimed inside the shape; ours at its defaults (ellipsoids and\n"
+           "boxes: closed forms; hulls: iterations, tolerance 1e-7, the hit within 4e-7 of the surface);\n"
+           "Bullet: btSubsimplexConvexCast of a point, as\n"
            "btCollisionWorld::rayTestSingle (float64). |t err| over exact hits; wrong: verdicts that differ\n"
            "from the exact one (rays grazing within 1e-6 of the reach not counted).\n");
     printf("  %-10s %-28s %8s %10s %10s %7s %6s\n", "family", "library", "med ns", "max|t err|", "med|t err|",

@@ -1,6 +1,7 @@
 /* Check suite "ray": mk_ray_cast against closed forms (spheres, boxes,
- * capsules, cylinders, ellipsoids) and, for every shape family, against an
- * exact oracle built on the exact point-to-shape signed distance of
+ * capsules, cylinders, ellipsoids; the same shapes also wrapped as support
+ * callbacks, which take the iterative path) and, for every shape family,
+ * against an exact oracle built on the exact point-to-shape signed distance of
  * tests/oracle.c: that distance is convex along a line, so its minimum along
  * the ray (golden section) says hit or miss, and bisection finds the entry. */
 #include <check.h>
@@ -192,6 +193,20 @@ END_TEST
 /* ------------------------------------------------------------ closed forms */
 
 /* First t >= 0 of |o + t u|^2 = R^2 (unit u), or NAN; from outside. */
+/* A shape's core as a support callback: the same shape on the iterative
+ * path (the closed forms take the shape itself). */
+static mk_vec3 wrapped_support(const void *data, mk_vec3 d) { return mk_shape_support(data, d, NULL); }
+
+static mk_shape wrapped(const mk_shape *s)
+{
+    mk_vec3 lo, hi;
+    mk_shape_local_aabb(s, &lo, &hi);
+    const mk_vec3 r = v3(s->radius, s->radius, s->radius);
+    mk_shape w;
+    mk_shape_user(&w, wrapped_support, s, v3_add(lo, r), v3_sub(hi, r), s->radius);
+    return w;
+}
+
 static double sphere_entry(mk_vec3 o, mk_vec3 u, double R)
 {
     const double b = v3_dot(o, u), c = v3_len2(o) - R * R, k = b * b - c;
@@ -206,6 +221,9 @@ START_TEST(closed_forms)
     or_rng r = or_test_rng(0xc10);
     const int n = or_scaled(2000);
     double worst[5] = {0, 0, 0, 0, 0}, worst_n[5] = {0, 0, 0, 0, 0};
+    double worst_w[5] = {0, 0, 0, 0, 0}, worst_wn[5] = {0, 0, 0, 0, 0};
+    long iters[5] = {0, 0, 0, 0, 0};
+    int cases[5] = {0, 0, 0, 0, 0};
     for (int i = 0; i < n; ++i) {
         const int kind = i % 5;
         mk_shape s;
@@ -302,11 +320,30 @@ START_TEST(closed_forms)
          * normal turns by that over the radius of curvature (>= 0.33 here) */
         const double nb = kind == 1 ? 1e-12 : 4e-7 / fmax(cosi, 1e-3) / 0.33 + 1e-12;
         REQUIRE(ang <= nb, "shape %d #%d: normal off by %.3g", kind, i, ang);
+        /* the iterative path on the same shape: t within 4 tol / cos of the
+         * entry and never past it; the last plane's normal within
+         * sqrt(8 tol / R_min) (ray.h) */
+        const mk_shape w = wrapped(&s);
+        ck_assert_int_eq(mk_ray_cast(&w, &xf, o, u, INFINITY, NULL, &res), MK_RAY_HIT);
+        const double werr = t - res.t;
+        REQUIRE(werr >= -1e-12 && werr <= bound, "wrapped shape %d #%d: t %.17g, exact %.17g (cos %.3g)", kind, i,
+                res.t, t, cosi);
+        const double wang = v3_len(v3_sub(res.normal, n));
+        REQUIRE(wang <= sqrt(8e-7 / 0.33) + 4e-7 / fmax(cosi, 1e-3) / 0.33, "wrapped shape %d #%d: normal off by %.3g",
+                kind, i, wang);
+        worst_w[kind] = fmax(worst_w[kind], fabs(werr));
+        worst_wn[kind] = fmax(worst_wn[kind], wang);
+        iters[kind] += res.iterations;
+        ++cases[kind];
     }
     printf("ray closed forms: |t error| max sphere %.2g box %.2g capsule %.2g ellipsoid %.2g cylinder %.2g; "
            "normal error max %.2g %.2g %.2g %.2g %.2g\n",
            worst[0], worst[1], worst[2], worst[3], worst[4], worst_n[0], worst_n[1], worst_n[2], worst_n[3],
            worst_n[4]);
+    for (int k = 0; k < 5; ++k)
+        printf("ray closed forms, shape %d as a support callback (iterations): |t error| max %.2g, normal error max "
+               "%.2g, iterations mean %.1f\n",
+               k, worst_w[k], worst_wn[k], cases[k] ? (double)iters[k] / cases[k] : 0.0);
 }
 END_TEST
 
@@ -434,15 +471,16 @@ START_TEST(user_shapes_and_iteration_bound)
     ck_assert_int_eq(mk_ray_cast(&bad, &kIdentity, v3(2, 2, 2), v3(-1, -1, -1), INFINITY, NULL, &res),
                      MK_INVALID_INPUT);
     ck_assert(isfinite(res.t) && v3_finite(res.point) && v3_finite(res.normal));
-    /* one iteration: reported as the bound, with a t the shape is not met before */
-    mk_shape ell;
-    mk_shape_ellipsoid(&ell, v3(1, 2, 3));
+    /* one iteration: reported as the bound, with a t the shape is not met
+     * before (a cone: the iterative path) */
+    mk_shape cone;
+    mk_shape_cone(&cone, 1, 2, 0);
     mk_ray_settings st = mk_ray_default_settings();
     st.max_iterations = 1;
-    ck_assert_int_eq(mk_ray_cast(&ell, &kIdentity, v3(-9, 0.3, 0.2), v3(1, 0.01, 0), INFINITY, &st, &res),
+    ck_assert_int_eq(mk_ray_cast(&cone, &kIdentity, v3(-9, 0.3, 0.2), v3(1, 0.01, 0), INFINITY, &st, &res),
                      MK_RAY_MAX_ITER);
     ck_assert_int_eq(res.iterations, 1);
-    ck_assert(or_point_shape(&ell, &kIdentity, res.point, NULL) >= 0);
+    ck_assert(or_point_shape(&cone, &kIdentity, res.point, NULL) >= 0);
     ck_assert(res.t > 0);
 }
 END_TEST

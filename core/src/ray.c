@@ -1,4 +1,6 @@
-/* A ray against one posed convex shape: the GJK ray cast (ray.h).
+/* A ray against one posed convex shape (ray.h): closed forms for spheres,
+ * capsules and sharp boxes, cylinders and ellipsoids (closed_interval), else
+ * the GJK ray cast.
  *
  * G. van den Bergen, "Ray Casting against General Convex Objects with
  * Application to Continuous Collision Detection" (2004), sec. 3, in the
@@ -129,50 +131,26 @@ static int nearest_feature(const mk_shape *s, mk_vec3 x, mk_real floor, mk_simpl
 }
 
 /* The outward normal at x (local, within a few tolerances of the surface)
- * of a box's face (n_adv's direction carries the rounding of the points
- * over |v| at the last advance: 2e-11 rad seen) or of a curved core: the last separating plane's normal n_adv touches the
+ * of a curved core the closed forms leave to the iterations (a sharp cone, a
+ * rounded cylinder): the last separating plane's normal n_adv touches the
  * surface up to sqrt(2 d R) from x (d: x's distance, R: the radius of
  * curvature), so it is off by up to sqrt(2 d / R), 4e-4 rad at d = 1e-7 and
- * R = 1 (test_ray's closed forms measured 3.5e-4); the surface's own normal
- * at x is off by about d / R. Ellipsoids: the gradient of the quadric. A
- * cylinder (of any rounding: the core's nearest point is a clamp) and a
- * sharp cone: the feature x lies on, by the larger signed distance; within
- * 8 tol of an edge (the rim, the apex), where the normal is not unique,
- * n_adv, which is one. User shapes and rounded cones keep n_adv. */
+ * R = 1 (measured on closed-form shapes taking this path: 3.5e-4); the
+ * surface's own normal at x is off by about d / R. A rounded cylinder: from
+ * its core's nearest point (a clamp). A sharp cone: the feature x lies on,
+ * by the larger signed distance; within 8 tol of an edge (the rim, the
+ * apex), where the normal is not unique, n_adv, which is one. User shapes
+ * and rounded cones keep n_adv. */
 static mk_vec3 feature_normal(const mk_shape *s, mk_vec3 x, mk_real tol, mk_vec3 n_adv)
 {
     const mk_real edge = 8 * tol;
-    switch (s->type) {
-    case MK_SHAPE_BOX: { /* sharp: the face x lies on (n_adv's direction carries rounding over |v|) */
-        const mk_vec3 h = s->u.box.half_extents;
-        const mk_real d[3] = {fabs(x.x) - h.x, fabs(x.y) - h.y, fabs(x.z) - h.z};
-        const int i = d[0] >= d[1] && d[0] >= d[2] ? 0 : d[1] >= d[2] ? 1 : 2;
-        const int j = (i + 1) % 3, k = (i + 2) % 3;
-        if (d[i] - d[j] <= edge || d[i] - d[k] <= edge)
-            return n_adv;
-        const mk_real sg = v3_comp(x, i) > 0 ? 1 : -1;
-        return v3(i == 0 ? sg : 0, i == 1 ? sg : 0, i == 2 ? sg : 0);
-    }
-    case MK_SHAPE_ELLIPSOID: {
-        const mk_vec3 e = s->u.ellipsoid.radii;
-        return v3_normalize_or(v3(x.x / (e.x * e.x), x.y / (e.y * e.y), x.z / (e.z * e.z)), n_adv);
-    }
-    case MK_SHAPE_CYLINDER: {
+    if (s->type == MK_SHAPE_CYLINDER && s->radius > 0) {
         const mk_real R = s->u.cylinder.radius, h = s->u.cylinder.half_height, rxy = hypot(x.x, x.y);
-        if (s->radius > 0) { /* from the core's nearest point */
-            const mk_real k = rxy > R ? R / rxy : 1;
-            const mk_vec3 q = v3(x.x * k, x.y * k, fmin(fmax(x.z, -h), h));
-            const mk_vec3 d = v3_sub(x, q);
-            return v3_len(d) > 0.5 * s->radius ? v3_normalize_or(d, n_adv) : n_adv;
-        }
-        const mk_real side = rxy - R, cap = fabs(x.z) - h;
-        if (fabs(side - cap) <= edge || !(rxy > 0))
-            return n_adv;
-        return side > cap ? v3(x.x / rxy, x.y / rxy, 0) : v3(0, 0, x.z > 0 ? 1 : -1);
+        const mk_real k = rxy > R ? R / rxy : 1;
+        const mk_vec3 d = v3_sub(x, v3(x.x * k, x.y * k, fmin(fmax(x.z, -h), h)));
+        return v3_len(d) > 0.5 * s->radius ? v3_normalize_or(d, n_adv) : n_adv;
     }
-    case MK_SHAPE_CONE: {
-        if (s->radius > 0)
-            return n_adv;
+    if (s->type == MK_SHAPE_CONE && s->radius == 0) {
         const mk_real r = s->u.cone.radius, h = s->u.cone.half_height, rxy = hypot(x.x, x.y);
         const mk_real slant = sqrt(4 * h * h + r * r);
         const mk_real side = (2 * h * rxy + r * x.z - r * h) / slant, base = -x.z - h;
@@ -181,8 +159,134 @@ static mk_vec3 feature_normal(const mk_shape *s, mk_vec3 x, mk_real tol, mk_vec3
         return side > base ? v3(2 * h * x.x / (rxy * slant), 2 * h * x.y / (rxy * slant), r / slant)
                            : v3(0, 0, -1);
     }
+    return n_adv;
+}
+
+/* ------------------------------------------------------------ closed forms */
+
+/* Where the line s + t r (unit r) lies within R of the origin, [*t0, *t1],
+ * from its closest approach (so |s|^2 never cancels against R^2 far
+ * away); 0 when it passes farther. */
+static int ball_interval(mk_vec3 s, mk_vec3 r, mk_real R, mk_real *t0, mk_real *t1)
+{
+    const mk_real tc = -v3_dot(s, r);
+    const mk_real k = R * R - v3_len2(v3_madd(s, tc, r));
+    if (k < 0)
+        return 0;
+    const mk_real h = sqrt(k);
+    *t0 = tc - h, *t1 = tc + h;
+    return 1;
+}
+
+/* The slab |z| <= h (or |x_i| <= h along one axis: sc, rc the start's and
+ * the direction's components), as [*t0, *t1]; 0 when the line misses it. */
+static int slab_interval(mk_real sc, mk_real rc, mk_real h, mk_real *t0, mk_real *t1)
+{
+    if (rc == 0) {
+        *t0 = -INFINITY, *t1 = INFINITY;
+        return fabs(sc) <= h;
+    }
+    const mk_real a = (-h - sc) / rc, b = (h - sc) / rc;
+    *t0 = a < b ? a : b, *t1 = a < b ? b : a;
+    return 1;
+}
+
+/* The infinite cylinder x^2 + y^2 <= R^2, as [*t0, *t1]. */
+static int tube_interval(mk_vec3 s, mk_vec3 r, mk_real R, mk_real *t0, mk_real *t1)
+{
+    const mk_real a = r.x * r.x + r.y * r.y;
+    if (a == 0) {
+        *t0 = -INFINITY, *t1 = INFINITY;
+        return s.x * s.x + s.y * s.y <= R * R;
+    }
+    const mk_real tc = -(s.x * r.x + s.y * r.y) / a;
+    const mk_real qx = s.x + tc * r.x, qy = s.y + tc * r.y, k = R * R - (qx * qx + qy * qy);
+    if (k < 0)
+        return 0;
+    const mk_real h = sqrt(k / a);
+    *t0 = tc - h, *t1 = tc + h;
+    return 1;
+}
+
+/* Spheres, capsules, and sharp boxes, cylinders and ellipsoids: the line's
+ * interval in the shape, [*t0, *t1] (local frame, unit r), and the outward
+ * normal at its entry. Returns -1 for the other shapes (the GJK ray cast),
+ * 0 when the line misses, 1 with the interval. */
+static int closed_interval(const mk_shape *sh, mk_vec3 s, mk_vec3 r, mk_real *t0, mk_real *t1, mk_vec3 *n)
+{
+    const mk_real rho = sh->radius;
+    switch (sh->type) {
+    case MK_SHAPE_SPHERE:
+        if (!ball_interval(s, r, rho, t0, t1))
+            return 0;
+        *n = v3_normalize_or(v3_madd(s, *t0, r), v3_neg(r));
+        return 1;
+    case MK_SHAPE_CAPSULE: {
+        /* convex: the hull of the side's and the two end balls' intervals */
+        const mk_real h = sh->u.capsule.half_height;
+        mk_real a0 = INFINITY, a1 = -INFINITY, b0, b1, c0, c1;
+        if (tube_interval(s, r, rho, &b0, &b1) && slab_interval(s.z, r.z, h, &c0, &c1) && fmax(b0, c0) <= fmin(b1, c1))
+            a0 = fmax(b0, c0), a1 = fmin(b1, c1);
+        for (int e = -1; e <= 1; e += 2)
+            if (ball_interval(v3(s.x, s.y, s.z - e * h), r, rho, &b0, &b1))
+                a0 = fmin(a0, b0), a1 = fmax(a1, b1);
+        if (!(a0 <= a1))
+            return 0;
+        *t0 = a0, *t1 = a1;
+        const mk_vec3 p = v3_madd(s, a0, r);
+        *n = v3_normalize_or(v3(p.x, p.y, p.z - fmin(fmax(p.z, -h), h)), v3_neg(r));
+        return 1;
+    }
+    case MK_SHAPE_BOX: {
+        if (rho > 0)
+            return -1;
+        const mk_vec3 hh = sh->u.box.half_extents;
+        const mk_real sc[3] = {s.x, s.y, s.z}, rc[3] = {r.x, r.y, r.z}, hc[3] = {hh.x, hh.y, hh.z};
+        mk_real lo = -INFINITY, hi = INFINITY;
+        int axis = 0;
+        for (int i = 0; i < 3; ++i) {
+            mk_real a, b;
+            if (!slab_interval(sc[i], rc[i], hc[i], &a, &b))
+                return 0;
+            if (a > lo)
+                lo = a, axis = i;
+            hi = b < hi ? b : hi;
+        }
+        if (!(lo <= hi))
+            return 0;
+        *t0 = lo, *t1 = hi;
+        const mk_real sg = rc[axis] > 0 ? -1 : 1;
+        *n = v3(axis == 0 ? sg : 0, axis == 1 ? sg : 0, axis == 2 ? sg : 0);
+        return 1;
+    }
+    case MK_SHAPE_CYLINDER: {
+        if (rho > 0)
+            return -1;
+        mk_real a0, a1, b0, b1;
+        if (!tube_interval(s, r, sh->u.cylinder.radius, &a0, &a1) ||
+            !slab_interval(s.z, r.z, sh->u.cylinder.half_height, &b0, &b1) || !(fmax(a0, b0) <= fmin(a1, b1)))
+            return 0;
+        *t0 = fmax(a0, b0), *t1 = fmin(a1, b1);
+        const mk_vec3 p = v3_madd(s, *t0, r);
+        *n = a0 >= b0 ? v3_normalize_or(v3(p.x, p.y, 0), v3_neg(r)) : v3(0, 0, r.z > 0 ? -1 : 1);
+        return 1;
+    }
+    case MK_SHAPE_ELLIPSOID: {
+        /* the unit ball in coordinates scaled by the radii */
+        const mk_vec3 e = sh->u.ellipsoid.radii;
+        const mk_vec3 qs = v3(s.x / e.x, s.y / e.y, s.z / e.z), es = v3(r.x / e.x, r.y / e.y, r.z / e.z);
+        const mk_real a = v3_len2(es), tc = -v3_dot(qs, es) / a;
+        const mk_real k = 1 - v3_len2(v3_madd(qs, tc, es));
+        if (k < 0)
+            return 0;
+        const mk_real h = sqrt(k / a);
+        *t0 = tc - h, *t1 = tc + h;
+        const mk_vec3 p = v3_madd(s, *t0, r);
+        *n = v3_normalize_or(v3(p.x / (e.x * e.x), p.y / (e.y * e.y), p.z / (e.z * e.z)), v3_neg(r));
+        return 1;
+    }
     default:
-        return n_adv;
+        return -1;
     }
 }
 
@@ -213,6 +317,26 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
     const mk_real hold = holding_radius(shape);
     const mk_real floor = MK_RAY_FLOOR * DBL_EPSILON * (v3_max_abs(s) + hold);
     const mk_real tol = st.tolerance > floor ? st.tolerance : floor;
+
+    /* Closed forms: exact to rounding, no iterations. The origin inside the
+     * interval (or on its boundary) is inside the shape. */
+    {
+        mk_real t0, t1;
+        mk_vec3 n;
+        const int cf = closed_interval(shape, s, r, &t0, &t1, &n);
+        if (cf >= 0) {
+            out->status = MK_RAY_MISS;
+            if (cf == 1 && t1 >= 0 && t0 <= 0)
+                out->status = MK_RAY_INSIDE;
+            else if (cf == 1 && t0 > 0 && t0 <= max_t) {
+                out->status = MK_RAY_HIT;
+                out->t = t0;
+                out->point = v3_madd(origin, t0, u);
+                out->normal = v3_normalize_or(m3_mul(&xf->R, n), v3_neg(u));
+            }
+            return out->status;
+        }
+    }
 
     /* The ray meets the shape only where it is within `hold` of the local
      * origin: t <= <-s, r> + hold, and not at all when its closest approach
@@ -344,13 +468,14 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
     out->t = t;
     out->point = v3_madd(origin, t, u);
     if (status == MK_RAY_HIT) {
-        /* A rounded shape whose core has no curved part (a sphere, a
-         * capsule, a rounded box or hull) has x's direction from the core's
-         * nearest point as its normal (|v| is about rho there, far above
-         * rounding): the simplex is finished into the core's nearest
-         * feature, x fixed (nearest_feature). Curved cores and sharp boxes
-         * take their surface's normal at x (feature_normal). Otherwise it is
-         * the last plane the ray crossed: v shrinks to rounding on a face. */
+        /* A rounded shape whose core has no curved part (a rounded box or
+         * hull; spheres and capsules take the closed forms) has x's
+         * direction from the core's nearest point as its normal (|v| is
+         * about rho there, far above rounding): the simplex is finished
+         * into the core's nearest feature, x fixed (nearest_feature). A
+         * sharp cone and a rounded cylinder take their surface's normal at
+         * x (feature_normal). Otherwise it is the last plane the ray
+         * crossed: v shrinks to rounding on a face. */
         const int flat_core = shape->type == MK_SHAPE_SPHERE || shape->type == MK_SHAPE_CAPSULE ||
                               shape->type == MK_SHAPE_BOX || shape->type == MK_SHAPE_HULL;
         mk_vec3 n_local = n_adv;
@@ -359,7 +484,7 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
             if (nearest_feature(shape, x, floor, &sx, &v, &v2, &hint, &extra) && v2 > 0.25 * rho * rho)
                 n_local = v3_scale(v, 1 / sqrt(v2));
             out->iterations += extra;
-        } else if (!flat_core || (shape->type == MK_SHAPE_BOX && rho == 0)) {
+        } else {
             n_local = feature_normal(shape, x, tol, n_adv);
         }
         out->normal = v3_normalize_or(m3_mul(&xf->R, n_local), v3_neg(u));

@@ -5,6 +5,12 @@
  * query needs only the core's support function and the radius. Engines cast
  * rays for sensors, picking and line of sight (ODE's dRay; see ode.h).
  *
+ * Spheres, capsules, and boxes, cylinders and ellipsoids without rounding
+ * take closed forms (the line's interval in the shape: quadratics and
+ * slabs), exact to rounding, no iterations. The other shapes (cones,
+ * rounded boxes, cylinders and cones, hulls, user shapes) take the
+ * iterations below.
+ *
  * Algorithm: the GJK ray cast of G. van den Bergen ("Ray Casting against
  * General Convex Objects with Application to Continuous Collision
  * Detection", 2004; conservative advancement along the ray, with GJK's
@@ -43,14 +49,15 @@ typedef struct mk_ray_settings {
  * much tighter tolerances can end in MK_RAY_MAX_ITER there, with a
  * certified t.
  *
- * The hit point lies within 4 tolerances of the surface (a stall of the
- * iterations that close is accepted), so t falls short of the exact entry
- * by up to 4 tol / cos(incidence). The normal is the surface's at that
- * point: exact on flat faces; on spheres, capsules, rounded boxes and
- * hulls, ellipsoids, cylinders and sharp cones from their own geometry;
+ * On the iterative path the hit point lies within 4 tolerances of the
+ * surface (a stall of the iterations that close is accepted), so t falls
+ * short of the exact entry by up to 4 tol / cos(incidence). The normal is
+ * the surface's at that point: exact on flat faces; from their own
+ * geometry on rounded boxes and hulls, rounded cylinders and sharp cones;
  * on user shapes and rounded cones (and at edges, where any normal of the
  * edge is right) that of the last separating plane the ray crossed, which
- * is off by up to sqrt(8 tol / R) on a surface of radius of curvature R. */
+ * is off by up to sqrt(8 tol / R) on a surface of radius of curvature R
+ * (test_ray: 4.5e-4 rad on closed-form shapes wrapped as user shapes). */
 MK_API mk_ray_settings mk_ray_default_settings(void);
 
 typedef struct mk_ray_result {
@@ -73,7 +80,7 @@ typedef struct mk_ray_result {
  *     it); t = 0. To find where the ray leaves the shape, cast from
  *     origin + max_t * dir back along -dir (what the ODE adapter does).
  *   MK_RAY_MAX_ITER: the iteration bound came first; t is how far the ray
- *     is certified clear of the shape.
+ *     is certified clear of the shape (iterative path only).
  * Bad input (NULL pointers, a NaN or infinite origin, direction or pose, a
  * zero direction, a negative or NaN max_t, a shape that fails
  * mk_shape_validate, bad settings) returns its status with finite
