@@ -216,6 +216,21 @@ static double sphere_entry(mk_vec3 o, mk_vec3 u, double R)
     return t >= 0 ? t : NAN;
 }
 
+/* Entry through the side of the z-axis cylinder of radius R between
+ * |z| <= hh (unit u; *n its normal there), or INFINITY. */
+static double side_entry(mk_vec3 o, mk_vec3 u, double R, double hh, mk_vec3 *n)
+{
+    const double a = u.x * u.x + u.y * u.y, b = o.x * u.x + o.y * u.y;
+    const double c = o.x * o.x + o.y * o.y - R * R, k = b * b - a * c;
+    if (!(a > 0 && k >= 0))
+        return INFINITY;
+    const double ts = (-b - sqrt(k)) / a;
+    if (!(ts >= 0 && fabs(o.z + ts * u.z) <= hh))
+        return INFINITY;
+    *n = v3((o.x + ts * u.x) / R, (o.y + ts * u.y) / R, 0);
+    return ts;
+}
+
 START_TEST(closed_forms)
 {
     or_rng r = or_test_rng(0xc10);
@@ -256,15 +271,7 @@ START_TEST(closed_forms)
         } else if (kind == 2) { /* capsule: the cylinder part or a cap's sphere */
             const double R = or_uniform(&r, 0.7, 1.2), hh = or_uniform(&r, 0.2, 1);
             mk_shape_capsule(&s, R, hh);
-            /* side: |(o + t u)_xy| = R with |z| <= hh */
-            const double a = ul.x * ul.x + ul.y * ul.y, b = ol.x * ul.x + ol.y * ul.y;
-            const double c = ol.x * ol.x + ol.y * ol.y - R * R, k = b * b - a * c;
-            double best = INFINITY;
-            if (a > 0 && k >= 0) {
-                const double ts = (-b - sqrt(k)) / a, z = ol.z + ts * ul.z;
-                if (ts >= 0 && fabs(z) <= hh)
-                    best = ts, nl = v3((ol.x + ts * ul.x) / R, (ol.y + ts * ul.y) / R, 0);
-            }
+            double best = side_entry(ol, ul, R, hh, &nl);
             for (int e = -1; e <= 1; e += 2) {
                 const mk_vec3 c0 = v3(0, 0, e * hh);
                 const double tc = sphere_entry(v3_sub(ol, c0), ul, R);
@@ -283,14 +290,7 @@ START_TEST(closed_forms)
         } else { /* cylinder: the side or a cap */
             const double R = or_uniform(&r, 0.7, 1.5), hh = or_uniform(&r, 0.7, 1.5);
             mk_shape_cylinder(&s, R, hh, 0);
-            const double a = ul.x * ul.x + ul.y * ul.y, b = ol.x * ul.x + ol.y * ul.y;
-            const double c = ol.x * ol.x + ol.y * ol.y - R * R, k = b * b - a * c;
-            double best = INFINITY;
-            if (a > 0 && k >= 0) {
-                const double ts = (-b - sqrt(k)) / a, z = ol.z + ts * ul.z;
-                if (ts >= 0 && fabs(z) <= hh)
-                    best = ts, nl = v3((ol.x + ts * ul.x) / R, (ol.y + ts * ul.y) / R, 0);
-            }
+            double best = side_entry(ol, ul, R, hh, &nl);
             for (int e = -1; e <= 1; e += 2) {
                 if (ul.z == 0)
                     break;
