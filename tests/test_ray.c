@@ -437,6 +437,50 @@ START_TEST(far_tiny_and_huge)
 }
 END_TEST
 
+/* A cone's closed form on the lines that degenerate its quadratic: along
+ * the axis (through the apex, or into the base), along a generator (the
+ * quadratic turns linear), parallel to one just outside and just inside,
+ * from the mirror nappe above the apex, and level with the apex. */
+START_TEST(cone_degenerate_lines)
+{
+    const double rad = 0.5, h = 1; /* apex (0, 0, 1), base z = -1 */
+    mk_shape cone;
+    mk_shape_cone(&cone, rad, h, 0);
+    mk_ray_result res;
+    /* the axis: from below into the base, from above onto the apex; away */
+    ck_assert_int_eq(mk_ray_cast(&cone, &kIdentity, v3(0, 0, -5), v3(0, 0, 1), INFINITY, NULL, &res), MK_RAY_HIT);
+    ck_assert_double_eq_tol(res.t, 4, 1e-14);
+    ck_assert_double_eq_tol(res.normal.z, -1, 1e-14);
+    ck_assert_int_eq(mk_ray_cast(&cone, &kIdentity, v3(0, 0, 5), v3(0, 0, -1), INFINITY, NULL, &res), MK_RAY_HIT);
+    ck_assert_double_eq_tol(res.t, 4, 1e-14);
+    ck_assert(or_support_value(&cone, &kIdentity, res.normal) - v3_dot(res.normal, res.point) < 1e-14);
+    ck_assert_int_eq(mk_ray_cast(&cone, &kIdentity, v3(0, 0, 5), v3(0, 0, 1), INFINITY, NULL, &res), MK_RAY_MISS);
+    /* along the generator through (rad, 0, -h): from beyond the apex, the
+     * apex is the entry */
+    const mk_vec3 g = v3_normalize_or(v3(rad, 0, -2 * h), v3(1, 0, 0));
+    ck_assert_int_eq(mk_ray_cast(&cone, &kIdentity, v3_madd(v3(0, 0, h), -3, g), g, INFINITY, NULL, &res),
+                     MK_RAY_HIT);
+    ck_assert_double_eq_tol(res.t, 3, 1e-12);
+    /* parallel to it, 1e-3 outside (miss) and 1e-3 inside (meets the base) */
+    const mk_vec3 out_n = v3_normalize_or(v3(2 * h, 0, rad), v3(1, 0, 0));
+    ck_assert_int_eq(mk_ray_cast(&cone, &kIdentity, v3_madd(v3_madd(v3(0, 0, h), -3, g), 1e-3, out_n), g, INFINITY,
+                                 NULL, &res),
+                     MK_RAY_MISS);
+    ck_assert_int_eq(mk_ray_cast(&cone, &kIdentity, v3_madd(v3_madd(v3(0, 0, h), -3, g), -1e-3, out_n), g, INFINITY,
+                                 NULL, &res),
+                     MK_RAY_HIT);
+    ck_assert(fabs(or_point_shape(&cone, &kIdentity, res.point, NULL)) < 1e-12);
+    /* level with the apex: through it (the apex alone) and beside it (miss) */
+    const mk_status level = mk_ray_cast(&cone, &kIdentity, v3(-3, 0, h), v3(1, 0, 0), INFINITY, NULL, &res);
+    ck_assert(level == MK_RAY_HIT || level == MK_RAY_MISS);
+    if (level == MK_RAY_HIT)
+        ck_assert_double_eq_tol(res.t, 3, 1e-12);
+    ck_assert_int_eq(mk_ray_cast(&cone, &kIdentity, v3(-3, 0.01, h), v3(1, 0, 0), INFINITY, NULL, &res), MK_RAY_MISS);
+    /* from inside, level with the base and above it */
+    ck_assert_int_eq(mk_ray_cast(&cone, &kIdentity, v3(0, 0, 0), v3(1, 0, 0), INFINITY, NULL, &res), MK_RAY_INSIDE);
+}
+END_TEST
+
 /* A support callback shape: the octahedron |x| + |y| + |z| <= a. */
 static mk_vec3 octa_support(const void *data, mk_vec3 d)
 {
@@ -472,9 +516,9 @@ START_TEST(user_shapes_and_iteration_bound)
                      MK_INVALID_INPUT);
     ck_assert(isfinite(res.t) && v3_finite(res.point) && v3_finite(res.normal));
     /* one iteration: reported as the bound, with a t the shape is not met
-     * before (a cone: the iterative path) */
+     * before (a rounded cone: the iterative path) */
     mk_shape cone;
-    mk_shape_cone(&cone, 1, 2, 0);
+    mk_shape_cone(&cone, 1, 2, 0.1);
     mk_ray_settings st = mk_ray_default_settings();
     st.max_iterations = 1;
     ck_assert_int_eq(mk_ray_cast(&cone, &kIdentity, v3(-9, 0.3, 0.2), v3(1, 0.01, 0), INFINITY, &st, &res),
@@ -540,6 +584,7 @@ static Suite *ray_suite(void)
     TCase *hostile = tcase_create("hostile");
     tcase_set_timeout(hostile, timeout);
     tcase_add_test(hostile, inside_length_and_away);
+    tcase_add_test(hostile, cone_degenerate_lines);
     tcase_add_test(hostile, user_shapes_and_iteration_bound);
     tcase_add_test(hostile, bad_input_gets_a_status);
     suite_add_tcase(s, hostile);

@@ -1,6 +1,6 @@
 /* A ray against one posed convex shape (ray.h): closed forms for spheres,
- * capsules and sharp boxes, cylinders and ellipsoids (closed_interval), else
- * the GJK ray cast.
+ * capsules and sharp boxes, cylinders, cones and ellipsoids
+ * (closed_interval), else the GJK ray cast.
  *
  * G. van den Bergen, "Ray Casting against General Convex Objects with
  * Application to Continuous Collision Detection" (2004), sec. 3, in the
@@ -131,33 +131,20 @@ static int nearest_feature(const mk_shape *s, mk_vec3 x, mk_real floor, mk_simpl
 }
 
 /* The outward normal at x (local, within a few tolerances of the surface)
- * of a curved core the closed forms leave to the iterations (a sharp cone, a
- * rounded cylinder): the last separating plane's normal n_adv touches the
- * surface up to sqrt(2 d R) from x (d: x's distance, R: the radius of
- * curvature), so it is off by up to sqrt(2 d / R), 4e-4 rad at d = 1e-7 and
- * R = 1 (measured on closed-form shapes taking this path: 3.5e-4); the
- * surface's own normal at x is off by about d / R. A rounded cylinder: from
- * its core's nearest point (a clamp). A sharp cone: the feature x lies on,
- * by the larger signed distance; within 8 tol of an edge (the rim, the
- * apex), where the normal is not unique, n_adv, which is one. User shapes
- * and rounded cones keep n_adv. */
-static mk_vec3 feature_normal(const mk_shape *s, mk_vec3 x, mk_real tol, mk_vec3 n_adv)
+ * of a rounded cylinder, from its core's nearest point (a clamp): the last
+ * separating plane's normal n_adv touches a curved surface up to sqrt(2 d
+ * R) from x (d: x's distance, R: the radius of curvature), so it is off by
+ * up to sqrt(2 d / R), 4e-4 rad at d = 1e-7 and R = 1 (measured on
+ * closed-form shapes taking the iterations: 4.5e-4), where the surface's
+ * own normal at x is off by about d / R. Other shapes keep n_adv (user
+ * shapes, rounded cones). */
+static mk_vec3 feature_normal(const mk_shape *s, mk_vec3 x, mk_vec3 n_adv)
 {
-    const mk_real edge = 8 * tol;
     if (s->type == MK_SHAPE_CYLINDER && s->radius > 0) {
         const mk_real R = s->u.cylinder.radius, h = s->u.cylinder.half_height, rxy = hypot(x.x, x.y);
         const mk_real k = rxy > R ? R / rxy : 1;
         const mk_vec3 d = v3_sub(x, v3(x.x * k, x.y * k, fmin(fmax(x.z, -h), h)));
         return v3_len(d) > 0.5 * s->radius ? v3_normalize_or(d, n_adv) : n_adv;
-    }
-    if (s->type == MK_SHAPE_CONE && s->radius == 0) {
-        const mk_real r = s->u.cone.radius, h = s->u.cone.half_height, rxy = hypot(x.x, x.y);
-        const mk_real slant = sqrt(4 * h * h + r * r);
-        const mk_real side = (2 * h * rxy + r * x.z - r * h) / slant, base = -x.z - h;
-        if (fabs(side - base) <= edge || !(rxy > edge))
-            return n_adv; /* the rim, or the apex's neighbourhood */
-        return side > base ? v3(2 * h * x.x / (rxy * slant), 2 * h * x.y / (rxy * slant), r / slant)
-                           : v3(0, 0, -1);
     }
     return n_adv;
 }
@@ -208,7 +195,72 @@ static int tube_interval(mk_vec3 s, mk_vec3 r, mk_real R, mk_real *t0, mk_real *
     return 1;
 }
 
-/* Spheres, capsules, and sharp boxes, cylinders and ellipsoids: the line's
+/* A sharp cone (apex (0, 0, h), base of radius rad at z = -h): the slab
+ * |z| <= h met with the double cone x^2 + y^2 <= k^2 (h - z)^2 (k = rad /
+ * 2h), whose other nappe lies outside the slab. Along the line, that is
+ * f(t) = A t^2 + B t + C >= 0, solved from the point of the line nearest
+ * the origin (no cancellation far away): between the roots when A < 0 (a
+ * direction outside the cone's aperture), outside them when A > 0 (the
+ * slab keeps the one piece in the upper nappe), a half line when A = 0 (a
+ * direction along a generator). */
+static int cone_interval(mk_real rad, mk_real h, mk_vec3 s, mk_vec3 r, mk_real *t0, mk_real *t1, mk_vec3 *n)
+{
+    mk_real a0, a1;
+    if (!slab_interval(s.z, r.z, h, &a0, &a1))
+        return 0;
+    const mk_real tc = -v3_dot(s, r);
+    const mk_vec3 q = v3_madd(s, tc, r); /* the line's point nearest the origin; t = tc + t' */
+    const mk_real k2 = (rad / (2 * h)) * (rad / (2 * h)), w = h - q.z;
+    const mk_real A = k2 * r.z * r.z - (r.x * r.x + r.y * r.y);
+    const mk_real B = -2 * (k2 * w * r.z + q.x * r.x + q.y * r.y);
+    const mk_real C = k2 * w * w - (q.x * q.x + q.y * q.y);
+    mk_real lo = -INFINITY, hi = INFINITY; /* one piece of f >= 0 (t') */
+    if (A == 0) {
+        if (B > 0)
+            lo = -C / B;
+        else if (B < 0)
+            hi = -C / B;
+        else if (C < 0)
+            return 0;
+    } else {
+        const mk_real disc = B * B - 4 * A * C;
+        if (disc < 0) {
+            if (A < 0)
+                return 0;
+        } else {
+            /* the roots without cancellation */
+            const mk_real qq = -0.5 * (B + copysign(sqrt(disc), B));
+            mk_real x1 = qq / A, x2 = qq != 0 ? C / qq : x1;
+            if (x1 > x2) {
+                const mk_real tmp = x1;
+                x1 = x2, x2 = tmp;
+            }
+            if (A < 0) {
+                lo = x1, hi = x2;
+            } else if (r.z < 0) { /* z falls along t: the upper nappe is the far piece */
+                lo = x2;
+            } else {
+                hi = x1;
+            }
+        }
+    }
+    lo += tc, hi += tc;
+    const mk_real e0 = fmax(a0, lo), e1 = fmin(a1, hi);
+    if (!(e0 <= e1))
+        return 0;
+    *t0 = e0, *t1 = e1;
+    const mk_vec3 p = v3_madd(s, e0, r);
+    const mk_real rxy = hypot(p.x, p.y), slant = sqrt(4 * h * h + rad * rad);
+    if (a0 >= lo) /* through the base (or, at the apex's height, the apex) */
+        *n = v3(0, 0, p.z < 0 ? -1 : 1);
+    else if (rxy > 0)
+        *n = v3(2 * h * p.x / (rxy * slant), 2 * h * p.y / (rxy * slant), rad / slant);
+    else
+        *n = v3(0, 0, 1); /* the apex: one of its normals */
+    return 1;
+}
+
+/* Spheres, capsules, and sharp boxes, cylinders, cones and ellipsoids: the line's
  * interval in the shape, [*t0, *t1] (local frame, unit r), and the outward
  * normal at its entry. Returns -1 for the other shapes (the GJK ray cast),
  * 0 when the line misses, 1 with the interval. */
@@ -270,6 +322,11 @@ static int closed_interval(const mk_shape *sh, mk_vec3 s, mk_vec3 r, mk_real *t0
         const mk_vec3 p = v3_madd(s, *t0, r);
         *n = a0 >= b0 ? v3_normalize_or(v3(p.x, p.y, 0), v3_neg(r)) : v3(0, 0, r.z > 0 ? -1 : 1);
         return 1;
+    }
+    case MK_SHAPE_CONE: {
+        if (rho > 0)
+            return -1;
+        return cone_interval(sh->u.cone.radius, sh->u.cone.half_height, s, r, t0, t1, n);
     }
     case MK_SHAPE_ELLIPSOID: {
         /* the unit ball in coordinates scaled by the radii */
@@ -473,9 +530,9 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
          * direction from the core's nearest point as its normal (|v| is
          * about rho there, far above rounding): the simplex is finished
          * into the core's nearest feature, x fixed (nearest_feature). A
-         * sharp cone and a rounded cylinder take their surface's normal at
-         * x (feature_normal). Otherwise it is the last plane the ray
-         * crossed: v shrinks to rounding on a face. */
+         * rounded cylinder takes its surface's normal at x
+         * (feature_normal). Otherwise it is the last plane the ray crossed:
+         * v shrinks to rounding on a face. */
         const int flat_core = shape->type == MK_SHAPE_SPHERE || shape->type == MK_SHAPE_CAPSULE ||
                               shape->type == MK_SHAPE_BOX || shape->type == MK_SHAPE_HULL;
         mk_vec3 n_local = n_adv;
@@ -485,7 +542,7 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
                 n_local = v3_scale(v, 1 / sqrt(v2));
             out->iterations += extra;
         } else {
-            n_local = feature_normal(shape, x, tol, n_adv);
+            n_local = feature_normal(shape, x, n_adv);
         }
         out->normal = v3_normalize_or(m3_mul(&xf->R, n_local), v3_neg(u));
     }

@@ -775,7 +775,7 @@ END_TEST
  * the exit with the normal inward (none with backface culling, none when
  * the geom holds the whole ray); nothing beyond the length; the other
  * argument order flipped. Against closed forms (a cube hull, a cone's side,
- * ellipsoids through the unit sphere in scaled coordinates). Before this,
+ * base and apex, ellipsoids through the unit sphere in scaled coordinates). Before this,
  * rays passed through these geoms without a contact. */
 static int ray_hit(dGeomID ray, dGeomID g, dContactGeom *c) { return dCollide(ray, g, 1, c, sizeof(dContact)); }
 
@@ -829,9 +829,17 @@ START_TEST(rays_hit_the_new_classes)
     /* the cone's side at z = 0 (radius 0.05 there): normal (-2h, 0, r) / |.| */
     dGeomRaySet(ray, -1, 0, 0, 1, 0, 0);
     ck_assert_int_eq(ray_hit(ray, cone, &c[0].geom), 1);
-    ck_assert_double_eq_tol(g->depth, 0.95, 1e-6);
-    ck_assert_double_eq_tol(g->normal[0], -0.3 / sqrt(0.1), 1e-6);
-    ck_assert_double_eq_tol(g->normal[2], 0.1 / sqrt(0.1), 1e-6);
+    ck_assert_double_eq_tol(g->depth, 0.95, 1e-12);
+    ck_assert_double_eq_tol(g->normal[0], -0.3 / sqrt(0.1), 1e-12);
+    ck_assert_double_eq_tol(g->normal[2], 0.1 / sqrt(0.1), 1e-12);
+    /* its base from below, its apex from above */
+    dGeomRaySet(ray, 0.01, 0.02, -1, 0, 0, 1);
+    ck_assert_int_eq(ray_hit(ray, cone, &c[0].geom), 1);
+    ck_assert_double_eq_tol(g->depth, 0.85, 1e-12);
+    ck_assert_double_eq_tol(g->normal[2], -1, 1e-12);
+    dGeomRaySet(ray, 0, 0, 1, 0, 0, -1);
+    ck_assert_int_eq(ray_hit(ray, cone, &c[0].geom), 1);
+    ck_assert_double_eq_tol(g->depth, 0.85, 1e-12);
     /* ellipsoids at random poses: the entry of the unit sphere in scaled
      * coordinates, the quadric's gradient as the normal */
     int hits = 0;

@@ -5,11 +5,11 @@
  * query needs only the core's support function and the radius. Engines cast
  * rays for sensors, picking and line of sight (ODE's dRay; see ode.h).
  *
- * Spheres, capsules, and boxes, cylinders and ellipsoids without rounding
- * take closed forms (the line's interval in the shape: quadratics and
- * slabs), exact to rounding, no iterations. The other shapes (cones,
- * rounded boxes, cylinders and cones, hulls, user shapes) take the
- * iterations below.
+ * Spheres, capsules, and boxes, cylinders, cones and ellipsoids without
+ * rounding take closed forms (the line's interval in the shape: quadratics
+ * and slabs), exact to rounding, no iterations. The other shapes (rounded
+ * boxes, cylinders and cones, hulls, user shapes) take the iterations
+ * below.
  *
  * Algorithm: the GJK ray cast of G. van den Bergen ("Ray Casting against
  * General Convex Objects with Application to Continuous Collision
@@ -53,7 +53,7 @@ typedef struct mk_ray_settings {
  * surface (a stall of the iterations that close is accepted), so t falls
  * short of the exact entry by up to 4 tol / cos(incidence). The normal is
  * the surface's at that point: exact on flat faces; from their own
- * geometry on rounded boxes and hulls, rounded cylinders and sharp cones;
+ * geometry on rounded boxes, hulls and cylinders;
  * on user shapes and rounded cones (and at edges, where any normal of the
  * edge is right) that of the last separating plane the ray crossed, which
  * is off by up to sqrt(8 tol / R) on a surface of radius of curvature R
