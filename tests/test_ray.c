@@ -391,6 +391,17 @@ START_TEST(inside_length_and_away)
     ck_assert_int_eq(mk_ray_cast(&sph, &kIdentity, v3(-5, 1 - 1e-6, 0), v3(1, 0, 0), INFINITY, &fine, &res),
                      MK_RAY_HIT);
     ck_assert_double_eq_tol(res.t, 5 - sqrt(1 - (1 - 1e-6) * (1 - 1e-6)), 3e-9);
+    /* a direction a hair off a slab's plane, far outside the slab: the slab
+     * is met at t = inf, which is no hit (box, cylinder, cone) */
+    mk_shape cyl, cone;
+    mk_shape_cylinder(&cyl, 1, 1, 0);
+    mk_shape_cone(&cone, 1, 1, 0);
+    const mk_shape *slabbed[3] = {&box, &cyl, &cone};
+    for (int k = 0; k < 3; ++k) {
+        ck_assert_int_eq(mk_ray_cast(slabbed[k], &kIdentity, v3(-5, 0, -1e10), v3(1, 0, 1e-300), INFINITY, NULL, &res),
+                         MK_RAY_MISS);
+        ck_assert(isfinite(res.t) && v3_finite(res.point) && v3_finite(res.normal));
+    }
     /* a direction of any length: t is a distance */
     ck_assert_int_eq(mk_ray_cast(&sph, &kIdentity, v3(-5, 0, 0), v3(1e-300, 0, 0), INFINITY, NULL, &res), MK_RAY_HIT);
     ck_assert_double_eq_tol(res.t, 4, 1e-12);

@@ -385,7 +385,7 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
             out->status = MK_RAY_MISS;
             if (cf == 1 && t1 >= 0 && t0 <= 0)
                 out->status = MK_RAY_INSIDE;
-            else if (cf == 1 && t0 > 0 && t0 <= max_t) {
+            else if (cf == 1 && t0 > 0 && t0 <= max_t && isfinite(t0)) { /* (a slab met at infinity: none) */
                 out->status = MK_RAY_HIT;
                 out->t = t0;
                 out->point = v3_madd(origin, t0, u);
