@@ -580,9 +580,8 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
  * ray as g1), g1 = the ray. A ray starting inside gets the point where it
  * leaves, the normal pointing inward (none with the ray's backface culling,
  * nor when the geom holds the whole ray). mk_ray_cast finds both: the exit
- * is the entry of the ray cast back from its far end. ours_first: called
- * with the geom first (ODE's user-class route), the contact flipped. */
-static int ray_contact(dGeomID ray, dGeomID g, dContactGeom *contact, int ours_first)
+ * is the entry of the ray cast back from its far end. */
+static int ray_contact(dGeomID ray, dGeomID g, dContactGeom *contact)
 {
     ++G.stats.calls;
     ++G.stats.calls_by_class[dRayClass];
@@ -624,35 +623,26 @@ static int ray_contact(dGeomID ray, dGeomID g, dContactGeom *contact, int ours_f
         return fail();
     if (st != MK_RAY_HIT)
         return 0;
-    if (ours_first)
-        sign = -sign;
     contact->pos[0] = r.point.x, contact->pos[1] = r.point.y, contact->pos[2] = r.point.z;
     contact->normal[0] = sign * r.normal.x, contact->normal[1] = sign * r.normal.y;
     contact->normal[2] = sign * r.normal.z;
     contact->depth = depth < 0 ? 0 : depth;
-    contact->g1 = ours_first ? g : ray;
-    contact->g2 = ours_first ? ray : g;
+    contact->g1 = ray;
+    contact->g2 = g;
     contact->side1 = contact->side2 = -1;
     ++G.stats.contacts;
     return 1;
 }
 
-/* dRay first (dSetColliderOverride(dRayClass, ours)). */
+/* dRay first: route_our_classes sets it for (dRayClass, ours), and dCollide
+ * with our geom first calls it with the arguments swapped and flips the
+ * contact (test_ode checks both orders). */
 static int ray_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
 {
     (void)flags;
     if (skip < (int)sizeof(dContactGeom))
         return fail();
-    return ray_contact(o1, o2, contact, 0);
-}
-
-/* Our geom first (the class's collider getter). */
-static int ray_collider_ours_first(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
-{
-    (void)flags;
-    if (skip < (int)sizeof(dContactGeom))
-        return fail();
-    return ray_contact(o2, o1, contact, 1);
+    return ray_contact(o1, o2, contact);
 }
 
 /* ------------------------------------------------------------ geom classes */
@@ -662,8 +652,6 @@ static dColliderFn *class_collider(int num)
     for (int k = 0; k < NUM_KINDS; ++k)
         if (num == kKindClass[k])
             return mk_collider;
-    if (num == dRayClass)
-        return ray_collider_ours_first;
     return is_ours(num) ? mk_collider : NULL;
 }
 
