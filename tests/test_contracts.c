@@ -428,6 +428,9 @@ START_TEST(far_scenes_keep_the_contracts)
            "at a stall, their brackets meeting)\n",
            n, t.penetrating, t.separated, t.budget, compared, worst, stalled);
     ck_assert_int_gt(compared, n / 2);
+    /* stalls stay rare (1 and 3 of 180,000 at MK_TEST_SCALE=300, seeds 32
+     * and 33): a tolerance that widened everywhere would not pass as one */
+    ck_assert_int_le(stalled, 2 + compared / 10000);
 }
 END_TEST
 
