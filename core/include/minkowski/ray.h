@@ -24,8 +24,8 @@
  * GJK. The loop ends when x is within the tolerance of the shape.
  *
  * Every advance is certified: no point of the shape lies on the ray before
- * the returned t (up to rounding), and the returned point lies within the
- * tolerance of the shape. A ray grazing the shape closer than the tolerance
+ * the returned t (up to rounding), and the returned point lies within 4
+ * tolerances of the shape (below). A ray grazing the shape closer than that
  * may be reported as a hit at its closest approach. */
 #ifndef MINKOWSKI_RAY_H
 #define MINKOWSKI_RAY_H
@@ -43,11 +43,13 @@ typedef struct mk_ray_settings {
     int max_iterations; /* 1 .. 100000; reaching it returns MK_RAY_MAX_ITER */
 } mk_ray_settings;
 
-/* Tolerance 1e-7, 128 iterations. On curved cores (ellipsoids, the sides
- * of cylinders and cones) the closest-point direction's rounding limits any
- * GJK ray cast to roughly sqrt(machine epsilon) times the shape's size:
- * much tighter tolerances can end in MK_RAY_MAX_ITER there, with a
- * certified t.
+/* Tolerance 1e-7, 128 iterations (the iterative path; the closed forms
+ * need neither). On the curved surfaces that path meets (rounded cylinders
+ * and cones, curved user shapes) the closest-point direction's rounding
+ * limits any GJK ray cast to roughly sqrt(machine epsilon) times the
+ * shape's size: much tighter tolerances can end in MK_RAY_MAX_ITER there,
+ * with a certified t (a scratch fuzz: every such end at 2e-11 of the size
+ * or below).
  *
  * On the iterative path the hit point lies within 4 tolerances of the
  * surface (a stall of the iterations that close is accepted), so t falls
