@@ -136,6 +136,15 @@ void peer_bullet_ray_release(void *ctx);
 int peer_bullet_ray(void *ctx, int shape, const mk_transform *xf, mk_vec3 o, mk_vec3 u, double len, double *t);
 #endif
 
+#ifdef MK_BENCH_HAVE_ODE
+/* ODE's rays (dCollide of a dRay): per ray i a dBox or a dConvex of pool shape
+ * shape[i] at pose xf[i] (NULL for a pool ODE has no geom for: ellipsoids);
+ * returns 1 with the distance along u in *t on a hit. */
+void *peer_ode_ray_make(const bench_pool *pool, int n, const int *shape, const mk_transform *xf);
+void peer_ode_ray_release(void *ctx);
+int peer_ode_ray(void *ctx, int i, mk_vec3 o, mk_vec3 u, double len, double *t);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

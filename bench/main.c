@@ -52,6 +52,11 @@ static void print_peers(void)
 #else
     printf(", FCL (not found: skipped)");
 #endif
+#ifdef MK_BENCH_HAVE_ODE
+    printf(", ODE %s", MK_BENCH_ODE_VERSION);
+#else
+    printf(", ODE (not found: ray rows skipped)");
+#endif
 #ifdef MK_BENCH_HAVE_BULLET
     printf(", Bullet %s float64", MK_BENCH_BULLET_VERSION);
 #else

@@ -1,5 +1,6 @@
 /* mk_bench section "ray": mk_ray_cast (ray.h) against the exact entry of each
- * ray, beside Bullet's ray test against a convex shape (float64:
+ * ray, beside ODE's rays (dRay against a dBox, or a dConvex of the same hull)
+ * and Bullet's ray test against a convex shape (float64:
  * btSubsimplexConvexCast of a point, what btCollisionWorld::rayTestSingle
  * runs for convex shapes), same rays, same run.
  *
@@ -180,9 +181,10 @@ static void tally(const ray_case *cs, int n, const double *t, const int *hit, co
 
 void section_ray(const bench_opts *o)
 {
-    printf("\n== Section ray: mk_ray_cast against the exact entry; Bullet's ray test on convex shapes ==\n");
+    printf("\n== Section ray: mk_ray_cast against the exact entry; ODE's rays and Bullet's ray test on convex shapes ==\n");
     printf("rays 2-5 reaches out, 3 in 4 aimed inside the shape; ours at its defaults (ellipsoids and\n"
            "boxes: closed forms; hulls: iterations, tolerance 1e-7, the hit within 4e-7 of the surface);\n"
+           "ODE: dCollide of a dRay with a dBox or a dConvex of the same hull (its face planes);\n"
            "Bullet: btSubsimplexConvexCast of a point, as\n"
            "btCollisionWorld::rayTestSingle (float64). |t err| over exact hits; wrong: verdicts that differ\n"
            "from the exact one (rays grazing within 1e-6 of the reach not counted).\n");
@@ -218,6 +220,35 @@ void section_ray(const bench_opts *o)
         printf("  %-10s %-28s %8.0f %10.2g %10.2g %7d %6.1f   (%d exact hits of %d)\n",
                bench_family_name((bench_family)f), "minkowski mk_ray_cast", ns, a.max_err, a.med_err, a.wrong,
                (double)iters / n, a.hits, n);
+#ifdef MK_BENCH_HAVE_ODE
+        {
+            int *sh = malloc(sizeof *sh * (size_t)n);
+            mk_transform *xfs = malloc(sizeof *xfs * (size_t)n);
+            for (int i = 0; i < n; ++i)
+                sh[i] = cs[i].shape, xfs[i] = cs[i].xf;
+            void *od = peer_ode_ray_make(&pool, n, sh, xfs);
+            if (od) {
+                for (int i = 0; i < n; ++i)
+                    hit[i] = peer_ode_ray(od, i, cs[i].o, cs[i].u, cs[i].len, &t[i]);
+                tally(cs, n, t, hit, reach, &a);
+                double *per = malloc(sizeof *per * (size_t)o->runs);
+                for (int r = 0; r < o->runs; ++r) {
+                    double acc = 0, tt;
+                    const double t0 = bench_now_ns();
+                    for (int i = 0; i < n; ++i)
+                        acc += peer_ode_ray(od, i, cs[i].o, cs[i].u, cs[i].len, &tt);
+                    per[r] = (bench_now_ns() - t0 - bench_clock_overhead_ns()) / n;
+                    bench_sink += acc;
+                }
+                printf("  %-10s %-28s %8.0f %10.2g %10.2g %7d %6s   ours/theirs %.2f\n", "",
+                       f == FAM_BOX ? "ODE dRay vs dBox" : "ODE dRay vs dConvex", bench_median(per, o->runs),
+                       a.max_err, a.med_err, a.wrong, "-", ns / bench_median(per, o->runs));
+                free(per);
+                peer_ode_ray_release(od);
+            }
+            free(sh), free(xfs);
+        }
+#endif
 #ifdef MK_BENCH_HAVE_BULLET
         void *bt = peer_bullet_ray_make(&pool);
         if (bt) {

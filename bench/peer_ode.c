@@ -1,0 +1,137 @@
+/* mk_bench peer: ODE 0.16 (Debian libode-dev) rays, for the ray section:
+ * dCollide of a dRay with a dBox (ODE's analytic ray-box collider) or with a
+ * dConvex made of the same hull (ODE's ray-convex collider: the hull's face
+ * planes, from mk_hull). ODE 0.16.2's ray-convex collider misses most rays
+ * through hulls with triangular faces (ode.h); its rows show that in the
+ * wrong-verdict column. One geom per ray, posed outside the timed calls;
+ * the timed call sets the ray and collides, as a sensor does each step. */
+#include "bench_c.h"
+
+#include <ode/ode.h>
+#include <stdlib.h>
+
+typedef struct ode_ray_ctx {
+    int n;
+    dGeomID ray;
+    dGeomID *geoms;
+    dReal **planes, **points; /* per pool hull (dConvex keeps the caller's arrays) */
+    unsigned **polys;
+    int pool_count;
+} ode_ray_ctx;
+
+/* The hull about its centroid c (ODE wants the convex's origin inside it: a
+ * hull of 12 random points on an ellipsoid misses its centre now and then),
+ * posed at p + R c by the caller: the same solid. */
+static void convex_arrays(const mk_hull *h, dReal **planes, dReal **points, unsigned **polys)
+{
+    const mk_vec3 c = h->centroid;
+    const int nf = h->num_faces, nv = h->num_vertices;
+    *planes = malloc(sizeof(dReal) * 4 * (size_t)nf);
+    *points = malloc(sizeof(dReal) * 3 * (size_t)nv);
+    *polys = malloc(sizeof(unsigned) * (size_t)(nf + h->face_start[nf]));
+    if (!*planes || !*points || !*polys)
+        return;
+    for (int f = 0, k = 0; f < nf; ++f) {
+        (*planes)[4 * f] = h->face_normals[f].x, (*planes)[4 * f + 1] = h->face_normals[f].y;
+        (*planes)[4 * f + 2] = h->face_normals[f].z;
+        (*planes)[4 * f + 3] = h->face_offsets[f] - b3_dot(h->face_normals[f], c);
+        (*polys)[k++] = (unsigned)(h->face_start[f + 1] - h->face_start[f]);
+        for (int i = h->face_start[f]; i < h->face_start[f + 1]; ++i)
+            (*polys)[k++] = (unsigned)h->face_vertices[i];
+    }
+    for (int v = 0; v < nv; ++v)
+        (*points)[3 * v] = h->vertices[v].x - c.x, (*points)[3 * v + 1] = h->vertices[v].y - c.y,
+        (*points)[3 * v + 2] = h->vertices[v].z - c.z;
+}
+
+void peer_ode_ray_release(void *ctx)
+{
+    ode_ray_ctx *x = ctx;
+    if (!x)
+        return;
+    for (int i = 0; i < x->n; ++i)
+        if (x->geoms && x->geoms[i])
+            dGeomDestroy(x->geoms[i]);
+    if (x->ray)
+        dGeomDestroy(x->ray);
+    for (int i = 0; i < x->pool_count; ++i) {
+        if (x->planes)
+            free(x->planes[i]);
+        if (x->points)
+            free(x->points[i]);
+        if (x->polys)
+            free(x->polys[i]);
+    }
+    free(x->planes), free(x->points), free(x->polys), free(x->geoms);
+    free(x);
+    dCloseODE();
+}
+
+void *peer_ode_ray_make(const bench_pool *pool, int n, const int *shape, const mk_transform *xf)
+{
+    if (pool->fam == FAM_ELLIPSOID)
+        return NULL; /* ODE has no ellipsoid */
+    dInitODE2(0);
+    dAllocateODEDataForThread(dAllocateMaskAll);
+    ode_ray_ctx *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->n = n;
+    x->pool_count = pool->count;
+    x->geoms = calloc((size_t)n, sizeof *x->geoms);
+    x->planes = calloc((size_t)pool->count, sizeof *x->planes);
+    x->points = calloc((size_t)pool->count, sizeof *x->points);
+    x->polys = calloc((size_t)pool->count, sizeof *x->polys);
+    x->ray = dCreateRay(0, 1);
+    if (!x->geoms || !x->planes || !x->points || !x->polys) {
+        peer_ode_ray_release(x);
+        return NULL;
+    }
+    for (int i = 0; i < n; ++i) {
+        const mk_shape *s = &pool->shapes[shape[i]];
+        if (s->type == MK_SHAPE_BOX) {
+            const mk_vec3 h = s->u.box.half_extents;
+            x->geoms[i] = dCreateBox(0, 2 * h.x, 2 * h.y, 2 * h.z);
+        } else {
+            const int k = shape[i];
+            if (!x->planes[k])
+                convex_arrays(s->u.hull.hull, &x->planes[k], &x->points[k], &x->polys[k]);
+            if (!x->planes[k] || !x->points[k] || !x->polys[k]) {
+                peer_ode_ray_release(x);
+                return NULL;
+            }
+            const mk_hull *h = s->u.hull.hull;
+            x->geoms[i] = dCreateConvex(0, x->planes[k], (unsigned)h->num_faces, x->points[k],
+                                        (unsigned)h->num_vertices, x->polys[k]);
+        }
+        dMatrix3 R;
+        for (int r = 0; r < 3; ++r) {
+            for (int c = 0; c < 3; ++c)
+                R[4 * r + c] = xf[i].R.m[r][c];
+            R[4 * r + 3] = 0;
+        }
+        dGeomSetRotation(x->geoms[i], R);
+        mk_vec3 p = xf[i].p;
+        if (s->type == MK_SHAPE_HULL) { /* the centroid's world position */
+            const mk_vec3 c = s->u.hull.hull->centroid;
+            p = b3(p.x + xf[i].R.m[0][0] * c.x + xf[i].R.m[0][1] * c.y + xf[i].R.m[0][2] * c.z,
+                   p.y + xf[i].R.m[1][0] * c.x + xf[i].R.m[1][1] * c.y + xf[i].R.m[1][2] * c.z,
+                   p.z + xf[i].R.m[2][0] * c.x + xf[i].R.m[2][1] * c.y + xf[i].R.m[2][2] * c.z);
+        }
+        dGeomSetPosition(x->geoms[i], p.x, p.y, p.z);
+    }
+    return x;
+}
+
+int peer_ode_ray(void *ctx, int i, mk_vec3 o, mk_vec3 u, double len, double *t)
+{
+    ode_ray_ctx *x = ctx;
+    dGeomRaySet(x->ray, o.x, o.y, o.z, u.x, u.y, u.z);
+    dGeomRaySetLength(x->ray, len);
+    dContactGeom c;
+    *t = 0;
+    if (dCollide(x->ray, x->geoms[i], 1, &c, sizeof c) != 1)
+        return 0;
+    *t = c.depth;
+    return 1;
+}
