@@ -329,8 +329,12 @@ START_TEST(closed_forms)
         REQUIRE(werr >= -1e-12 && werr <= bound, "wrapped shape %d #%d: t %.17g, exact %.17g (cos %.3g)", kind, i,
                 res.t, t, cosi);
         const double wang = v3_len(v3_sub(res.normal, n));
-        REQUIRE(wang <= sqrt(8e-7 / 0.33) + 4e-7 / fmax(cosi, 1e-3) / 0.33, "wrapped shape %d #%d: normal off by %.3g",
-                kind, i, wang);
+        /* at an edge (a box's: MK_TEST_SEED=41, MK_TEST_SCALE=100 put a hit
+         * 1e-8 from one) the normal is not unique: any plane supporting the
+         * box through the hit point is right, 0.61 rad from the face's here */
+        const double wplane = or_support_value(&s, &xf, res.normal) - v3_dot(res.normal, res.point);
+        REQUIRE(wang <= sqrt(8e-7 / 0.33) + 4e-7 / fmax(cosi, 1e-3) / 0.33 || fabs(wplane) <= 4e-7 + 1e-12,
+                "wrapped shape %d #%d: normal off by %.3g, its support plane %.3g from the hit", kind, i, wang, wplane);
         worst_w[kind] = fmax(worst_w[kind], fabs(werr));
         worst_wn[kind] = fmax(worst_wn[kind], wang);
         iters[kind] += res.iterations;
