@@ -1835,26 +1835,38 @@ static double meridian_depth(const mk_shape *a, const mk_transform *xa, const mk
     (or_support_value(a, xa, v3_add(v3_scale(e, cos(t)), v3_scale(u, sin(t)))) +                                  \
      or_support_value(b, xb, v3_neg(v3_add(v3_scale(e, cos(t)), v3_scale(u, sin(t))))))
     const double step = 2 * PI / SCAN;
-    double best = INFINITY, bt = 0;
+    static double o[SCAN];
+    double best = INFINITY;
     for (int i = 0; i < SCAN; ++i) {
-        const double o = MERIDIAN_OVERLAP(i * step);
-        if (o < best) {
-            best = o;
-            bt = i * step;
-        }
+        o[i] = MERIDIAN_OVERLAP(i * step);
+        best = fmin(best, o[i]);
     }
-    double lo = bt - step, hi = bt + step;
+    /* Every local minimum of the scan near the best one is refined: the
+     * global one can sit in a valley narrower than the step, next to the
+     * best sample's (a cylinder against a rounded cone, MK_TEST_SEED=41,
+     * MK_TEST_SCALE=20, scene 5,167: refining the best sample alone gave
+     * 1.1439192, 5.2e-6 deeper than the overlap 1.1439140 along the
+     * library's normal). The function's slope is at most the shapes' reach,
+     * so between samples it dips at most reach x step (6e-4 for these sizes)
+     * below them: minima within 0.05 of the best are refined. */
     const double g = 0.5 * (sqrt(5.0) - 1);
-    for (int it = 0; it < 200 && hi - lo > 1e-15; ++it) {
-        const double t1 = hi - g * (hi - lo), t2 = lo + g * (hi - lo);
-        if (MERIDIAN_OVERLAP(t1) < MERIDIAN_OVERLAP(t2))
-            hi = t2;
-        else
-            lo = t1;
+    double refined = best;
+    for (int i = 0; i < SCAN; ++i) {
+        const double prev = o[(i + SCAN - 1) % SCAN], next = o[(i + 1) % SCAN];
+        if (!(o[i] <= prev && o[i] <= next && o[i] <= best + 0.05))
+            continue;
+        double lo = (i - 1) * step, hi = (i + 1) * step;
+        for (int it = 0; it < 200 && hi - lo > 1e-15; ++it) {
+            const double t1 = hi - g * (hi - lo), t2 = lo + g * (hi - lo);
+            if (MERIDIAN_OVERLAP(t1) < MERIDIAN_OVERLAP(t2))
+                hi = t2;
+            else
+                lo = t1;
+        }
+        refined = fmin(refined, MERIDIAN_OVERLAP(0.5 * (lo + hi)));
     }
-    const double refined = MERIDIAN_OVERLAP(0.5 * (lo + hi));
 #undef MERIDIAN_OVERLAP
-    return refined < best ? refined : best;
+    return refined;
 }
 
 /* A random sphere, capsule, cylinder or cone (kind 0-3), rounded one time in
