@@ -179,6 +179,47 @@ static void tally(const ray_case *cs, int n, const double *t, const int *hit, co
     free(err);
 }
 
+#if defined(MK_BENCH_HAVE_ODE) || defined(MK_BENCH_HAVE_BULLET)
+/* One peer's ray, i-th case: 1 with *t on a hit. */
+typedef int (*peer_cast)(void *ctx, int i, const ray_case *c, double *t);
+
+#ifdef MK_BENCH_HAVE_ODE
+static int ode_cast(void *ctx, int i, const ray_case *c, double *t) { return peer_ode_ray(ctx, i, c->o, c->u, c->len, t); }
+#endif
+#ifdef MK_BENCH_HAVE_BULLET
+static int bullet_cast(void *ctx, int i, const ray_case *c, double *t)
+{
+    (void)i;
+    return peer_bullet_ray(ctx, c->shape, &c->xf, c->o, c->u, c->len, t);
+}
+#endif
+
+/* A peer's row: its verdicts and t against the exact ones, then its median
+ * time per ray over the runs, beside ours (ns_ours). */
+static void peer_row(const char *name, void *ctx, peer_cast cast, const ray_case *cs, int n, const double *reach,
+                     int runs, double ns_ours)
+{
+    double *t = malloc(sizeof *t * (size_t)n), *per = malloc(sizeof *per * (size_t)runs);
+    int *hit = malloc(sizeof *hit * (size_t)n);
+    for (int i = 0; i < n; ++i)
+        hit[i] = cast(ctx, i, &cs[i], &t[i]);
+    ray_acc a;
+    tally(cs, n, t, hit, reach, &a);
+    for (int r = 0; r < runs; ++r) {
+        double acc = 0, tt;
+        const double t0 = bench_now_ns();
+        for (int i = 0; i < n; ++i)
+            acc += cast(ctx, i, &cs[i], &tt);
+        per[r] = (bench_now_ns() - t0 - bench_clock_overhead_ns()) / n;
+        bench_sink += acc;
+    }
+    const double med = bench_median(per, runs);
+    printf("  %-10s %-28s %8.0f %10.2g %10.2g %7d %6s   ours/theirs %.2f\n", "", name, med, a.max_err, a.med_err,
+           a.wrong, "-", ns_ours / med);
+    free(t), free(per), free(hit);
+}
+#endif
+
 void section_ray(const bench_opts *o)
 {
     printf("\n== Section ray: mk_ray_cast against the exact entry; ODE's rays and Bullet's ray test on convex shapes ==\n");
@@ -228,22 +269,8 @@ void section_ray(const bench_opts *o)
                 sh[i] = cs[i].shape, xfs[i] = cs[i].xf;
             void *od = peer_ode_ray_make(&pool, n, sh, xfs);
             if (od) {
-                for (int i = 0; i < n; ++i)
-                    hit[i] = peer_ode_ray(od, i, cs[i].o, cs[i].u, cs[i].len, &t[i]);
-                tally(cs, n, t, hit, reach, &a);
-                double *per = malloc(sizeof *per * (size_t)o->runs);
-                for (int r = 0; r < o->runs; ++r) {
-                    double acc = 0, tt;
-                    const double t0 = bench_now_ns();
-                    for (int i = 0; i < n; ++i)
-                        acc += peer_ode_ray(od, i, cs[i].o, cs[i].u, cs[i].len, &tt);
-                    per[r] = (bench_now_ns() - t0 - bench_clock_overhead_ns()) / n;
-                    bench_sink += acc;
-                }
-                printf("  %-10s %-28s %8.0f %10.2g %10.2g %7d %6s   ours/theirs %.2f\n", "",
-                       f == FAM_BOX ? "ODE dRay vs dBox" : "ODE dRay vs dConvex", bench_median(per, o->runs),
-                       a.max_err, a.med_err, a.wrong, "-", ns / bench_median(per, o->runs));
-                free(per);
+                peer_row(f == FAM_BOX ? "ODE dRay vs dBox" : "ODE dRay vs dConvex", od, ode_cast, cs, n, reach,
+                         o->runs, ns);
                 peer_ode_ray_release(od);
             }
             free(sh), free(xfs);
@@ -252,22 +279,7 @@ void section_ray(const bench_opts *o)
 #ifdef MK_BENCH_HAVE_BULLET
         void *bt = peer_bullet_ray_make(&pool);
         if (bt) {
-            for (int i = 0; i < n; ++i)
-                hit[i] = peer_bullet_ray(bt, cs[i].shape, &cs[i].xf, cs[i].o, cs[i].u, cs[i].len, &t[i]);
-            tally(cs, n, t, hit, reach, &a);
-            double *per = malloc(sizeof *per * (size_t)o->runs);
-            for (int r = 0; r < o->runs; ++r) {
-                double acc = 0, tt;
-                const double t0 = bench_now_ns();
-                for (int i = 0; i < n; ++i)
-                    acc += peer_bullet_ray(bt, cs[i].shape, &cs[i].xf, cs[i].o, cs[i].u, cs[i].len, &tt);
-                per[r] = (bench_now_ns() - t0 - bench_clock_overhead_ns()) / n;
-                bench_sink += acc;
-            }
-            printf("  %-10s %-28s %8.0f %10.2g %10.2g %7d %6s   ours/theirs %.2f\n", "",
-                   "Bullet SubsimplexConvexCast", bench_median(per, o->runs), a.max_err, a.med_err, a.wrong, "-",
-                   ns / bench_median(per, o->runs));
-            free(per);
+            peer_row("Bullet SubsimplexConvexCast", bt, bullet_cast, cs, n, reach, o->runs, ns);
             peer_bullet_ray_release(bt);
         }
 #endif
