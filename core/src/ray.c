@@ -88,6 +88,22 @@ static mk_real holding_radius(const mk_shape *s)
     return v3_len(c);
 }
 
+/* The core point p joins the simplex as x - p (sx->b is unused: K is the
+ * only shape), unless it is there already; 1 when it joined. The caller
+ * keeps the count below 4 (a full simplex holds x). */
+static int simplex_push(mk_simplex *sx, mk_vec3 x, mk_vec3 p)
+{
+    for (int i = 0; i < sx->count; ++i)
+        if (sx->a[i].x == p.x && sx->a[i].y == p.y && sx->a[i].z == p.z)
+            return 0;
+    const int m = sx->count;
+    sx->a[m] = p;
+    sx->b[m] = v3(0, 0, 0);
+    sx->w[m] = v3_sub(x, p);
+    sx->count = m + 1;
+    return 1;
+}
+
 /* GJK from the ray's simplex with x fixed, until the simplex is the core's
  * nearest feature to x: no support along v reaches nearer x than the
  * simplex does, to `floor` (a simplex that ended the cast within the
@@ -108,16 +124,8 @@ static int nearest_feature(const mk_shape *s, mk_vec3 x, mk_real floor, mk_simpl
         ++*steps;
         if (vl - v3_dot(vn, v3_sub(x, p)) <= floor)
             return 1;
-        int known = 0;
-        for (int i = 0; i < sx->count; ++i)
-            known |= sx->a[i].x == p.x && sx->a[i].y == p.y && sx->a[i].z == p.z;
-        if (known || sx->count == 4)
+        if (sx->count == 4 || !simplex_push(sx, x, p))
             return 0; /* no new point: stalled */
-        const int m = sx->count;
-        sx->a[m] = p;
-        sx->b[m] = v3(0, 0, 0);
-        sx->w[m] = v3_sub(x, p);
-        sx->count = m + 1;
         simplex_sub sub;
         int inside;
         const mk_vec3 vnew = simplex_solve(sx, &sub, &inside);
@@ -466,17 +474,8 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
                 sx.w[i] = v3_sub(x, sx.a[i]);
         }
         /* p joins the simplex (unless it is there already), then the
-         * projection; sx.b is unused (K is the only shape). */
-        int known = 0;
-        for (int i = 0; i < sx.count; ++i)
-            known |= sx.a[i].x == p.x && sx.a[i].y == p.y && sx.a[i].z == p.z;
-        if (!known) {
-            const int m = sx.count;
-            sx.a[m] = p;
-            sx.b[m] = v3(0, 0, 0);
-            sx.w[m] = v3_sub(x, p);
-            sx.count = m + 1;
-        }
+         * projection. */
+        simplex_push(&sx, x, p);
         simplex_sub sub;
         int inside;
         const mk_vec3 vnew = simplex_solve(&sx, &sub, &inside);
