@@ -190,6 +190,86 @@ START_TEST(random_rays_match_the_exact_oracle)
 }
 END_TEST
 
+/* mk_ray_exit from inside, every family: the exit against the exact one
+ * (bisection of the exact signed distance, negative at the origin and
+ * convex along the ray), never before it (the back cast never passes a
+ * point of the shape), within the band of the surface, its normal a
+ * supporting plane's through the point and facing along the ray; a segment
+ * ending inside is INSIDE, one away from the shape a MISS. */
+START_TEST(exits_match_the_exact_oracle)
+{
+    or_rng r = or_test_rng(0xe7a);
+    or_hull_pool p12, p60;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 8, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 8, 60), MK_OK);
+    const double tol = mk_ray_default_settings().tolerance;
+    double worst = 0;
+    int exits = 0;
+    for (int f = 0; f < OR_FAMILY_COUNT; ++f) {
+        const int n = or_scaled(f == OR_HULL12 || f == OR_HULL60 || f == OR_ROUNDED_HULL ? 60 : 200);
+        for (int i = 0; i < n; ++i) {
+            mk_shape s;
+            or_random_shape(&r, (or_family)f, &p12, &p60, &s);
+            const mk_transform xf = or_pose(&r, v3(or_uniform(&r, -3, 3), or_uniform(&r, -3, 3), or_uniform(&r, -3, 3)));
+            const double reach = shape_reach(&s), scale = reach + v3_len(xf.p) + 1;
+            /* an inside origin: the shape's support point along a random
+             * direction pulled at least halfway to the pose's origin (the
+             * few that fall outside, on a hull missing its centre, skipped) */
+            const mk_vec3 o = v3_lerp(xf.p, or_support_point(&s, &xf, or_unit(&r)), or_uniform(&r, 0, 0.5));
+            const mk_vec3 u = or_unit(&r);
+            const double max_t = or_int(&r, 3) ? INFINITY : or_uniform(&r, 0, 2 * reach);
+            const oracle_ray q = {&s, &xf, o, u};
+            if (!(or_point_shape(&s, &xf, o, NULL) < -1e-6 * reach))
+                continue;
+            /* the exact exit: f < 0 at 0, f > 0 beyond the reach */
+            double lo = 0, hi = 3 * reach;
+            for (int it = 0; it < 100; ++it) {
+                const double mid = 0.5 * (lo + hi);
+                if (f_at(&q, mid) < 0)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            mk_ray_result res;
+            const mk_status st = mk_ray_exit(&s, &xf, o, u, max_t, NULL, &res);
+            REQUIRE(isfinite(res.t) && v3_finite(res.point) && fabs(v3_len(res.normal) - 1) < 1e-12,
+                    "%s #%d: non-finite or non-unit output (%s)", or_family_name(f), i, mk_status_string(st));
+            if (hi > max_t + 4 * tol) {
+                REQUIRE(st == MK_RAY_INSIDE, "%s #%d: exit %.17g beyond max_t %.17g, got %s", or_family_name(f), i,
+                        hi, max_t, mk_status_string(st));
+                continue;
+            }
+            if (hi > max_t - 4 * tol)
+                continue; /* the far end on the surface: either */
+            REQUIRE(st == MK_RAY_HIT, "%s #%d: exit %.17g, got %s", or_family_name(f), i, hi, mk_status_string(st));
+            const double band = 4 * tol + 1e-12 * scale;
+            REQUIRE(res.t >= hi - 1e-12 * scale, "%s #%d: exit t %.17g before the exact %.17g", or_family_name(f), i,
+                    res.t, hi);
+            const double fp = or_point_shape(&s, &xf, res.point, NULL);
+            REQUIRE(fp <= band && fp >= -1e-12 * scale, "%s #%d: exit point %.3g from the surface", or_family_name(f),
+                    i, fp);
+            const double plane = or_support_value(&s, &xf, res.normal) - v3_dot(res.normal, res.point);
+            REQUIRE(fabs(plane) <= band && v3_dot(res.normal, u) >= -1e-12, "%s #%d: exit normal: plane %.3g, <n, u> %.3g",
+                    or_family_name(f), i, plane, v3_dot(res.normal, u));
+            worst = fmax(worst, res.t - hi);
+            ++exits;
+        }
+    }
+    /* a segment away from the shape: a miss */
+    mk_shape box;
+    mk_shape_box(&box, v3(1, 1, 1), 0);
+    mk_ray_result res;
+    ck_assert_int_eq(mk_ray_exit(&box, &kIdentity, v3(-5, 0, 0), v3(-1, 0, 0), INFINITY, NULL, &res), MK_RAY_MISS);
+    ck_assert_int_eq(mk_ray_exit(&box, &kIdentity, v3(-5, 0, 0), v3(1, 0, 0), INFINITY, NULL, &res), MK_RAY_HIT);
+    ck_assert_double_eq_tol(res.t, 6, 1e-12);
+    ck_assert_int_eq(mk_ray_exit(&box, &kIdentity, v3(0, 0, 0), v3(0, 0, 0), 1, NULL, &res), MK_INVALID_INPUT);
+    printf("ray exits: %d from inside, t past the exact exit by at most %.2g\n", exits, worst);
+    ck_assert_int_gt(exits, OR_FAMILY_COUNT * 20);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
 /* ------------------------------------------------------------ closed forms */
 
 /* First t >= 0 of |o + t u|^2 = R^2 (unit u), or NAN; from outside. */
@@ -593,6 +673,7 @@ static Suite *ray_suite(void)
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, timeout);
     tcase_add_test(random, random_rays_match_the_exact_oracle);
+    tcase_add_test(random, exits_match_the_exact_oracle);
     tcase_add_test(random, closed_forms);
     tcase_add_test(random, far_tiny_and_huge);
     suite_add_tcase(s, random);

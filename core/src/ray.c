@@ -547,3 +547,30 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
     }
     return status;
 }
+
+mk_status mk_ray_exit(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 dir, mk_real max_t,
+                      const mk_ray_settings *settings, mk_ray_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    const mk_vec3 u = unit_of(dir);
+    placeholder(out, MK_INVALID_INPUT, origin, u);
+    if (!shape || !xf || shape_status(shape) != MK_OK || !transform_ok(xf) || !v3_finite(origin) ||
+        v3_max_abs(origin) > MK_MAX_COORDINATE || !v3_finite(u) || !(max_t >= 0))
+        return mk_ray_cast(shape, xf, origin, dir, max_t, settings, out); /* its status for the bad input */
+    /* Every point of the shape on the ray lies within t <= |origin - centre|
+     * + hold: a far end beyond that (by a hair) is outside the shape. */
+    const mk_real reach = v3_len(v3_sub(origin, xf->p)) + holding_radius(shape);
+    const mk_real back = max_t < reach * (1 + 1e-9) ? max_t : reach * (1 + 1e-9);
+    const mk_vec3 far = v3_madd(origin, back, u);
+    const mk_status st = mk_ray_cast(shape, xf, far, v3_neg(u), back, settings, out);
+    if (st == MK_RAY_HIT || st == MK_RAY_MAX_ITER) {
+        out->t = back - out->t;
+        out->point = v3_madd(origin, out->t, u);
+    } else if (st == MK_RAY_INSIDE || st == MK_RAY_MISS) {
+        const int iterations = out->iterations;
+        placeholder(out, st, origin, u);
+        out->iterations = iterations;
+    }
+    return st;
+}

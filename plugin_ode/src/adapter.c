@@ -581,8 +581,7 @@ static int mk_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact,
  * start, normal = the geom's outward normal there (from g2 into g1 with the
  * ray as g1), g1 = the ray. A ray starting inside gets the point where it
  * leaves, the normal pointing inward (none with the ray's backface culling,
- * nor when the geom holds the whole ray). mk_ray_cast finds both: the exit
- * is the entry of the ray cast back from its far end. */
+ * nor when the geom holds the whole ray): mk_ray_cast, then mk_ray_exit. */
 static int ray_contact(dGeomID ray, dGeomID g, dContactGeom *contact)
 {
     ++G.stats.calls;
@@ -605,20 +604,10 @@ static int ray_contact(dGeomID ray, dGeomID g, dContactGeom *contact)
     if (st == MK_RAY_INSIDE) {
         if (dGeomRayGetBackfaceCull(ray))
             return 0;
-        /* Back from the far end: within the length, and within the
-         * diameter of a ball about the pose holding the geom (an infinite
-         * ray's far end is then a finite point). */
-        mk_vec3 lo, hi;
-        mk_shape_local_aabb(&s, &lo, &hi);
-        const double hold = sqrt(fmax(lo.x * lo.x, hi.x * hi.x) + fmax(lo.y * lo.y, hi.y * hi.y) +
-                                 fmax(lo.z * lo.z, hi.z * hi.z));
-        const double back = fmin(len, 2 * hold * (1 + 1e-9));
-        const double ul = sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
-        const mk_vec3 far = {o.x + back * u.x / ul, o.y + back * u.y / ul, o.z + back * u.z / ul};
-        st = mk_ray_cast(&s, &xf, far, (mk_vec3){-u.x, -u.y, -u.z}, back, NULL, &r);
+        st = mk_ray_exit(&s, &xf, o, u, len, NULL, &r); /* where it leaves */
         if (st == MK_RAY_INSIDE)
             return 0; /* the geom holds the whole ray */
-        depth = back - r.t;
+        depth = r.t;
         sign = -1;
     }
     if (st >= MK_INVALID_INPUT || st == MK_RAY_MAX_ITER)

@@ -90,6 +90,21 @@ typedef struct mk_ray_result {
 MK_API mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 dir,
                              mk_real max_t, const mk_ray_settings *settings, mk_ray_result *out);
 
+/* The last point of the shape on the same ray segment: where a ray that
+ * starts inside leaves it (what engines report for such rays; ODE's dRay
+ * does). It is the entry of the ray cast back from the segment's far end,
+ * origin + max_t * dir / |dir|, the far end taken no farther than the
+ * shape's holding ball reaches (so max_t may be INFINITY).
+ *   MK_RAY_HIT: t is the distance from the origin to the last point (the
+ *     exit when the origin is inside), normal the shape's outward normal
+ *     there, with mk_ray_cast's precision.
+ *   MK_RAY_INSIDE: the segment's far end is inside the shape (t = 0).
+ *   MK_RAY_MISS: the segment does not meet the shape.
+ *   MK_RAY_MAX_ITER: the shape has no point on the segment beyond t.
+ * Bad input gets mk_ray_cast's statuses and placeholders. */
+MK_API mk_status mk_ray_exit(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 dir,
+                             mk_real max_t, const mk_ray_settings *settings, mk_ray_result *out);
+
 #ifdef __cplusplus
 }
 #endif
