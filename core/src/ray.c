@@ -355,12 +355,11 @@ static int closed_interval(const mk_shape *sh, mk_vec3 s, mk_vec3 r, mk_real *t0
     }
 }
 
-mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 dir, mk_real max_t,
-                      const mk_ray_settings *settings, mk_ray_result *out)
+/* The checks both entry points make (ray.h): MK_OK, or the status of the
+ * bad input with its placeholders in *out (out not NULL). */
+static mk_status ray_inputs(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 u, mk_real max_t,
+                            const mk_ray_settings *st, mk_ray_result *out)
 {
-    if (!out)
-        return MK_INVALID_INPUT;
-    const mk_vec3 u = unit_of(dir);
     placeholder(out, MK_INVALID_INPUT, origin, u);
     if (!shape || !xf)
         return MK_INVALID_INPUT;
@@ -369,11 +368,23 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
         out->status = ss;
         return ss;
     }
-    const mk_ray_settings st = settings ? *settings : mk_ray_default_settings();
     if (!transform_ok(xf) || !v3_finite(origin) || v3_max_abs(origin) > MK_MAX_COORDINATE || !v3_finite(u) ||
-        !(max_t >= 0) || !isfinite(st.tolerance) || !(st.tolerance >= 0) || st.max_iterations < 1 ||
-        st.max_iterations > MK_RAY_MAX_ITER_CAP)
+        !(max_t >= 0) || !isfinite(st->tolerance) || !(st->tolerance >= 0) || st->max_iterations < 1 ||
+        st->max_iterations > MK_RAY_MAX_ITER_CAP)
         return MK_INVALID_INPUT;
+    return MK_OK;
+}
+
+mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 dir, mk_real max_t,
+                      const mk_ray_settings *settings, mk_ray_result *out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    const mk_vec3 u = unit_of(dir);
+    const mk_ray_settings st = settings ? *settings : mk_ray_default_settings();
+    const mk_status in = ray_inputs(shape, xf, origin, u, max_t, &st, out);
+    if (in != MK_OK)
+        return in;
 
     /* The ray in the shape's frame. */
     const mk_vec3 s = m3_tmul(&xf->R, v3_sub(origin, xf->p));
@@ -554,23 +565,23 @@ mk_status mk_ray_exit(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
     if (!out)
         return MK_INVALID_INPUT;
     const mk_vec3 u = unit_of(dir);
-    placeholder(out, MK_INVALID_INPUT, origin, u);
-    if (!shape || !xf || shape_status(shape) != MK_OK || !transform_ok(xf) || !v3_finite(origin) ||
-        v3_max_abs(origin) > MK_MAX_COORDINATE || !v3_finite(u) || !(max_t >= 0))
-        return mk_ray_cast(shape, xf, origin, dir, max_t, settings, out); /* its status for the bad input */
+    const mk_ray_settings st = settings ? *settings : mk_ray_default_settings();
+    const mk_status in = ray_inputs(shape, xf, origin, u, max_t, &st, out);
+    if (in != MK_OK)
+        return in;
     /* Every point of the shape on the ray lies within t <= |origin - centre|
      * + hold: a far end beyond that (by a hair) is outside the shape. */
     const mk_real reach = v3_len(v3_sub(origin, xf->p)) + holding_radius(shape);
     const mk_real back = max_t < reach * (1 + 1e-9) ? max_t : reach * (1 + 1e-9);
     const mk_vec3 far = v3_madd(origin, back, u);
-    const mk_status st = mk_ray_cast(shape, xf, far, v3_neg(u), back, settings, out);
-    if (st == MK_RAY_HIT || st == MK_RAY_MAX_ITER) {
+    const mk_status cast = mk_ray_cast(shape, xf, far, v3_neg(u), back, &st, out);
+    if (cast == MK_RAY_HIT || cast == MK_RAY_MAX_ITER) {
         out->t = back - out->t;
         out->point = v3_madd(origin, out->t, u);
-    } else if (st == MK_RAY_INSIDE || st == MK_RAY_MISS) {
+    } else if (cast == MK_RAY_INSIDE || cast == MK_RAY_MISS) {
         const int iterations = out->iterations;
-        placeholder(out, st, origin, u);
+        placeholder(out, cast, origin, u);
         out->iterations = iterations;
     }
-    return st;
+    return cast;
 }
