@@ -11,4 +11,5 @@
 #include <minkowski/collide.h>
 #include <minkowski/growth.h>
 #include <minkowski/ray.h>
+#include <minkowski/mesh.h>
 #endif

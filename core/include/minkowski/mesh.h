@@ -1,0 +1,87 @@
+/* minkowski: a convex shape against a triangle mesh (a static floor, a
+ * terrain, a level), for engines whose meshes have no convex narrowphase of
+ * their own for a shape (ODE's dTriMesh against minkowski's geom classes).
+ *
+ *   mk_mesh *m;
+ *   mk_mesh_create(vertices, nv, indices, nt, &m);   (once; welded, with a tree)
+ *   mk_mesh_contact c[16];
+ *   int n;
+ *   mk_collide_mesh(&shape, &pose, m, &mesh_pose, NULL, 16, c, &n);
+ *   ... c[i].position, c[i].normal (out of the mesh), c[i].depth ...
+ *   mk_mesh_destroy(m);
+ *
+ * Each triangle is a face of the mesh's surface, one-sided: its front is
+ * where its corners run counter-clockwise, and it meets a shape whose centre
+ * (the hull's centroid, a user shape's box centre, the other shapes'
+ * origin) is in front of its plane, so a shape pushed past its middle
+ * through a surface goes on through, as in any surface mesh. Per triangle
+ * the shape is collided with a prism (the triangle extruded backwards,
+ * mk_collide_patch: signed distance, EPA, the contact patch of the shape's
+ * feature clipped to the triangle). Its normal is kept when it is the
+ * triangle's face normal, or the normal the surface has at the edge or
+ * corner the contact is on: an edge that is convex (or open) and a normal
+ * in its cone (between the two faces' normals), a corner from which no edge
+ * rises along the normal. Any other normal (one over an edge inside a flat
+ * floor or a valley) is what makes shapes catch on internal edges: the
+ * triangle then answers as the plane it spans, with the points of the
+ * shape's feature below it (mk_collide_plane_patch) whose feet lie over the
+ * triangle, so a shape sliding across a tessellated floor meets one plane,
+ * and the triangles beside give the rest. Points where the tessellation
+ * cut a contact region (on edges between coplanar triangles) are dropped:
+ * a box lying on a floor keeps its four corners. An open edge counts as
+ * convex, the plane turned down 90 degrees beyond it; so does an edge of
+ * more than two triangles.
+ *
+ * The contacts of all triangles whose boxes meet the shape's are merged
+ * (points of one position and normal from two triangles count once, the
+ * deeper kept) and, when more than max_contacts remain, reduced: the deepest
+ * first, then each time the one farthest from those kept. Deterministic: the
+ * same inputs give the same contacts in the same order. */
+#ifndef MINKOWSKI_MESH_H
+#define MINKOWSKI_MESH_H
+
+#include <minkowski/collide.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A triangle mesh with its bounding-volume tree; read-only after creation,
+ * shareable between threads. */
+typedef struct mk_mesh mk_mesh;
+
+/* Builds a mesh from vertices and 3 indices per triangle. Exactly equal
+ * vertex positions are welded (meshes read from triangle soups share edges
+ * then), triangles without area are dropped (they never touch anything).
+ * MK_INVALID_INPUT: NULL pointers, counts < 1, non-finite or out-of-range
+ * coordinates, an index out of range; MK_DEGENERATE_HULL: no triangle with
+ * area; MK_OUT_OF_MEMORY. */
+MK_API mk_status mk_mesh_create(const mk_vec3 *vertices, int num_vertices, const int *indices, int num_triangles,
+                                mk_mesh **out);
+MK_API void mk_mesh_destroy(mk_mesh *mesh);
+/* Triangles kept (with area), and welded vertices. */
+MK_API int mk_mesh_triangle_count(const mk_mesh *mesh);
+MK_API int mk_mesh_vertex_count(const mk_mesh *mesh);
+
+typedef struct mk_mesh_contact {
+    mk_vec3 position; /* world, midway between the shape's surface and the triangle's */
+    mk_vec3 normal;   /* world, unit, out of the triangle towards the shape (push the shape along it) */
+    mk_real depth;    /* > 0 penetration; < 0 separation (within settings->speculative) */
+    int triangle;     /* the triangle's index in mk_mesh_create's input */
+} mk_mesh_contact;
+
+/* Contacts of a posed shape against a posed mesh: at most max_contacts
+ * (>= 1) into out, their number into *count. settings may be NULL
+ * (mk_collide_default_settings; speculative keeps points up to that far
+ * apart). Returns MK_OK, or the budget status (MK_GJK_MAX_ITER,
+ * MK_EPA_MAX_ITER, MK_EPA_FACE_BUDGET) of a triangle whose query hit its
+ * bound (its best estimate used, as mk_collide does), or a bad-input status
+ * with *count = 0. */
+MK_API mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const mk_mesh *mesh,
+                                 const mk_transform *mesh_xf, const mk_collide_settings *settings, int max_contacts,
+                                 mk_mesh_contact *out, int *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

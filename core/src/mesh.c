@@ -1,0 +1,659 @@
+/* A convex shape against a triangle mesh (mesh.h).
+ *
+ * The mesh: welded vertices, triangles with unit normals (counter-clockwise
+ * winding), for each triangle edge the third vertex of the triangle across
+ * it (-1: an open edge, or one shared by more than two triangles), each
+ * vertex's one-ring, and an axis-aligned box tree over the triangles
+ * (median split along the longest axis of the centroids' box, leaves of up
+ * to MESH_LEAF triangles), all in the mesh's own frame.
+ *
+ * The query, in the mesh's frame: the shape's box (its support along the
+ * three axes) picks the triangles; each with the shape's centre in front of
+ * it (normal N) is met so:
+ *  1. the shape's depth below the triangle's plane from one support call
+ *     along -N; a shape above the plane (beyond the speculative distance)
+ *     gets nothing from this triangle;
+ *  2. mk_collide_patch against the triangle extruded away from the shape (a
+ *     prism, a hand-built hull of 6 vertices and 5 faces, thickness twice the
+ *     plane depth plus 5% of the triangle's longest edge, so its far face is
+ *     never the nearest way out); the push-out direction u is minus the
+ *     patch's normal;
+ *  3. u other than N is kept when it belongs to the feature the deepest
+ *     point's foot lies on: an edge that is convex (or open) with u in its
+ *     Voronoi cone (<u, N> >= <N', N>, N' the face beyond), or a corner with
+ *     no edge of its one-ring rising along u (corner_cone); the patch's
+ *     points then stand;
+ *  4. otherwise (u = N, or a u the surface does not have there, which is
+ *     what catches shapes on the inner edges of a flat floor or a valley)
+ *     the triangle answers as the plane it spans: the shape's feature below
+ *     it (mk_collide_plane_patch) where the feet lie over the triangle, with
+ *     normal N; with u = N also the patch's points on the triangle's edges
+ *     other than flat ones (corners of the contact region at the mesh's
+ *     border or a crease).
+ * Contacts gather in a bounded buffer, merged and reduced (reduce_contacts)
+ * whenever it fills and at the end. */
+#include <minkowski/mesh.h>
+
+#include "support.h"
+#include "valid.h"
+#include "vec.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MESH_LEAF 4
+/* Depth of the tree's traversal stack: median splits give a depth of at most
+ * log2(triangles) + 1 < 33 for any int count. */
+#define MESH_STACK 72
+/* Contacts held between reductions, and added by one triangle at most (its
+ * patch's points on edges and the plane's). */
+#define MESH_BUFFER 64
+#define MESH_PER_TRIANGLE (2 * MK_MANIFOLD_MAX_PATCH_POINTS)
+/* A normal within this of the face normal (1 - cos) is the face's. */
+#define MESH_FACE_COS 1e-10
+/* Slack of the edge and cone tests (cosines, and lengths relative to the
+ * triangle's longest edge). */
+#define MESH_EDGE_SLACK 1e-9
+
+typedef struct mesh_node {
+    mk_vec3 lo, hi;
+    int child; /* first of two children (child, child + 1), or -1 for a leaf */
+    int first, count;
+} mesh_node;
+
+struct mk_mesh {
+    int num_vertices, num_triangles, num_nodes;
+    mk_vec3 *vertices;
+    int *tri;      /* 3 per triangle, in tree order */
+    int *opposite; /* 3 per triangle: across edge k (tri[k] -> tri[k + 1]) */
+    int *source;   /* the input index of each triangle */
+    int *ring_start, *ring; /* the vertices an edge joins to v: ring[ring_start[v] .. ring_start[v + 1]) */
+    mk_vec3 *normal;
+    mesh_node *nodes;
+};
+
+/* ------------------------------------------------------------ building */
+
+typedef struct keyed {
+    mk_real key[3];
+    int index;
+} keyed;
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    for (int i = 0; i < 3; ++i) {
+        if (a->key[i] < b->key[i])
+            return -1;
+        if (a->key[i] > b->key[i])
+            return 1;
+    }
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+typedef struct half_edge {
+    int lo, hi, tri, k;
+} half_edge;
+
+static int half_edge_cmp(const void *pa, const void *pb)
+{
+    const half_edge *a = pa, *b = pb;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    if (a->hi != b->hi)
+        return a->hi < b->hi ? -1 : 1;
+    if (a->tri != b->tri)
+        return a->tri < b->tri ? -1 : 1;
+    return (a->k > b->k) - (a->k < b->k);
+}
+
+static void box_of_triangle(const mk_mesh *m, int t, mk_vec3 *lo, mk_vec3 *hi)
+{
+    const mk_vec3 a = m->vertices[m->tri[3 * t]], b = m->vertices[m->tri[3 * t + 1]],
+                  c = m->vertices[m->tri[3 * t + 2]];
+    *lo = v3(fmin(a.x, fmin(b.x, c.x)), fmin(a.y, fmin(b.y, c.y)), fmin(a.z, fmin(b.z, c.z)));
+    *hi = v3(fmax(a.x, fmax(b.x, c.x)), fmax(a.y, fmax(b.y, c.y)), fmax(a.z, fmax(b.z, c.z)));
+}
+
+/* Node `at` over triangles [first, first + count) of `order` (sorted here);
+ * children are appended at *used. Recursion depth: log2(count) + 1. */
+static void build_node(mk_mesh *m, int at, int first, int count, int *order, keyed *scratch, int *used)
+{
+    mesh_node *nd = &m->nodes[at];
+    mk_vec3 lo = v3(DBL_MAX, DBL_MAX, DBL_MAX), hi = v3(-DBL_MAX, -DBL_MAX, -DBL_MAX);
+    mk_vec3 clo = lo, chi = hi;
+    for (int i = first; i < first + count; ++i) {
+        mk_vec3 tl, th;
+        box_of_triangle(m, order[i], &tl, &th);
+        lo = v3(fmin(lo.x, tl.x), fmin(lo.y, tl.y), fmin(lo.z, tl.z));
+        hi = v3(fmax(hi.x, th.x), fmax(hi.y, th.y), fmax(hi.z, th.z));
+        const mk_vec3 c = v3_scale(v3_add(tl, th), 0.5);
+        clo = v3(fmin(clo.x, c.x), fmin(clo.y, c.y), fmin(clo.z, c.z));
+        chi = v3(fmax(chi.x, c.x), fmax(chi.y, c.y), fmax(chi.z, c.z));
+    }
+    nd->lo = lo, nd->hi = hi;
+    nd->first = first, nd->count = count, nd->child = -1;
+    if (count <= MESH_LEAF)
+        return;
+    const mk_vec3 ext = v3_sub(chi, clo);
+    const int axis = ext.x >= ext.y && ext.x >= ext.z ? 0 : ext.y >= ext.z ? 1 : 2;
+    for (int i = 0; i < count; ++i) {
+        mk_vec3 tl, th;
+        box_of_triangle(m, order[first + i], &tl, &th);
+        scratch[i].key[0] = v3_comp(v3_add(tl, th), axis);
+        scratch[i].key[1] = scratch[i].key[2] = 0;
+        scratch[i].index = order[first + i];
+    }
+    qsort(scratch, (size_t)count, sizeof *scratch, keyed_cmp);
+    for (int i = 0; i < count; ++i)
+        order[first + i] = scratch[i].index;
+    const int child = *used;
+    *used += 2;
+    nd->child = child;
+    const int half = count / 2;
+    build_node(m, child, first, half, order, scratch, used);
+    build_node(m, child + 1, first + half, count - half, order, scratch, used);
+}
+
+void mk_mesh_destroy(mk_mesh *m)
+{
+    if (!m)
+        return;
+    free(m->vertices);
+    free(m->tri);
+    free(m->opposite);
+    free(m->source);
+    free(m->normal);
+    free(m->nodes);
+    free(m->ring_start);
+    free(m->ring);
+    free(m);
+}
+
+int mk_mesh_triangle_count(const mk_mesh *m) { return m ? m->num_triangles : 0; }
+int mk_mesh_vertex_count(const mk_mesh *m) { return m ? m->num_vertices : 0; }
+
+mk_status mk_mesh_create(const mk_vec3 *vertices, int num_vertices, const int *indices, int num_triangles,
+                         mk_mesh **out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    *out = NULL;
+    if (!vertices || !indices || num_vertices < 1 || num_triangles < 1 || num_triangles > INT32_MAX / 6)
+        return MK_INVALID_INPUT;
+    for (int i = 0; i < num_vertices; ++i)
+        if (!v3_finite(vertices[i]) || !(v3_max_abs(vertices[i]) <= MK_MAX_COORDINATE))
+            return MK_INVALID_INPUT;
+    for (int i = 0; i < 3 * num_triangles; ++i)
+        if (indices[i] < 0 || indices[i] >= num_vertices)
+            return MK_INVALID_INPUT;
+
+    mk_status st = MK_OUT_OF_MEMORY;
+    mk_mesh *m = calloc(1, sizeof *m);
+    keyed *keys = malloc(sizeof *keys * (size_t)(num_vertices > num_triangles ? num_vertices : num_triangles));
+    int *weld = malloc(sizeof *weld * (size_t)num_vertices);
+    int *order = malloc(sizeof *order * (size_t)num_triangles);
+    int *tri = malloc(sizeof *tri * 3 * (size_t)num_triangles);
+    int *src = malloc(sizeof *src * (size_t)num_triangles);
+    half_edge *edges = malloc(sizeof *edges * 3 * (size_t)num_triangles);
+    if (!m || !keys || !weld || !order || !tri || !src || !edges)
+        goto done;
+    m->vertices = malloc(sizeof *m->vertices * (size_t)num_vertices);
+    if (!m->vertices)
+        goto done;
+
+    /* Weld exactly equal positions: sort, then one id per run. */
+    for (int i = 0; i < num_vertices; ++i) {
+        keys[i].key[0] = vertices[i].x, keys[i].key[1] = vertices[i].y, keys[i].key[2] = vertices[i].z;
+        keys[i].index = i;
+    }
+    qsort(keys, (size_t)num_vertices, sizeof *keys, keyed_cmp);
+    int nv = 0;
+    for (int i = 0; i < num_vertices; ++i) {
+        if (i == 0 || memcmp(keys[i].key, keys[i - 1].key, sizeof keys[i].key) != 0)
+            m->vertices[nv++] = vertices[keys[i].index];
+        weld[keys[i].index] = nv - 1;
+    }
+    m->num_vertices = nv;
+
+    /* Triangles with area; the others never touch anything. */
+    int nt = 0;
+    for (int t = 0; t < num_triangles; ++t) {
+        const int a = weld[indices[3 * t]], b = weld[indices[3 * t + 1]], c = weld[indices[3 * t + 2]];
+        const mk_vec3 e0 = v3_sub(m->vertices[b], m->vertices[a]), e1 = v3_sub(m->vertices[c], m->vertices[a]);
+        const mk_vec3 e2 = v3_sub(m->vertices[c], m->vertices[b]);
+        const mk_real L2 = fmax(v3_len2(e0), fmax(v3_len2(e1), v3_len2(e2)));
+        const mk_real area2 = v3_len(v3_cross(e0, e1));
+        if (a == b || b == c || a == c || !(area2 > 1e-12 * L2))
+            continue;
+        tri[3 * nt] = a, tri[3 * nt + 1] = b, tri[3 * nt + 2] = c;
+        src[nt] = t;
+        ++nt;
+    }
+    if (nt == 0) {
+        st = MK_DEGENERATE_HULL;
+        goto done;
+    }
+    m->num_triangles = nt;
+    m->tri = malloc(sizeof *m->tri * 3 * (size_t)nt);
+    m->opposite = malloc(sizeof *m->opposite * 3 * (size_t)nt);
+    m->source = malloc(sizeof *m->source * (size_t)nt);
+    m->normal = malloc(sizeof *m->normal * (size_t)nt);
+    m->nodes = malloc(sizeof *m->nodes * (size_t)(2 * nt));
+    m->ring_start = calloc((size_t)nv + 1, sizeof *m->ring_start);
+    if (!m->tri || !m->opposite || !m->source || !m->normal || !m->nodes || !m->ring_start)
+        goto done;
+
+    /* The tree orders the triangles: build it over the unordered ones, then
+     * store them in its order. */
+    memcpy(m->tri, tri, sizeof *tri * 3 * (size_t)nt);
+    for (int t = 0; t < nt; ++t)
+        order[t] = t;
+    int used = 1;
+    build_node(m, 0, 0, nt, order, keys, &used);
+    m->num_nodes = used;
+    for (int i = 0; i < nt; ++i) {
+        memcpy(&m->tri[3 * i], &tri[3 * order[i]], sizeof *tri * 3);
+        m->source[i] = src[order[i]];
+    }
+    for (int t = 0; t < nt; ++t) {
+        const mk_vec3 a = m->vertices[m->tri[3 * t]], b = m->vertices[m->tri[3 * t + 1]],
+                      c = m->vertices[m->tri[3 * t + 2]];
+        const mk_vec3 n = v3_cross(v3_sub(b, a), v3_sub(c, a));
+        m->normal[t] = v3_scale(n, 1 / v3_len(n));
+    }
+
+    /* Neighbours: the half-edges sorted by their vertex pair; a pair held by
+     * exactly two triangles is an inner edge. */
+    for (int t = 0; t < nt; ++t)
+        for (int k = 0; k < 3; ++k) {
+            const int a = m->tri[3 * t + k], b = m->tri[3 * t + (k + 1) % 3];
+            edges[3 * t + k] = (half_edge){a < b ? a : b, a < b ? b : a, t, k};
+            m->opposite[3 * t + k] = -1;
+        }
+    qsort(edges, 3 * (size_t)nt, sizeof *edges, half_edge_cmp);
+    for (int i = 0; i < 3 * nt;) {
+        int j = i + 1;
+        while (j < 3 * nt && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi)
+            ++j;
+        if (j - i == 2) {
+            const half_edge *p = &edges[i], *q = &edges[i + 1];
+            m->opposite[3 * p->tri + p->k] = m->tri[3 * q->tri + (q->k + 2) % 3];
+            m->opposite[3 * q->tri + q->k] = m->tri[3 * p->tri + (p->k + 2) % 3];
+        }
+        ++m->ring_start[edges[i].lo + 1], ++m->ring_start[edges[i].hi + 1];
+        i = j;
+    }
+    /* One-rings: each distinct edge once at both ends. */
+    for (int v = 0; v < nv; ++v)
+        m->ring_start[v + 1] += m->ring_start[v];
+    m->ring = malloc(sizeof *m->ring * (size_t)(m->ring_start[nv] > 0 ? m->ring_start[nv] : 1));
+    if (!m->ring)
+        goto done;
+    for (int v = 0; v < nv; ++v)
+        weld[v] = m->ring_start[v]; /* fill positions (weld is no longer needed) */
+    for (int i = 0; i < 3 * nt; ++i)
+        if (i == 0 || edges[i].lo != edges[i - 1].lo || edges[i].hi != edges[i - 1].hi) {
+            m->ring[weld[edges[i].lo]++] = edges[i].hi;
+            m->ring[weld[edges[i].hi]++] = edges[i].lo;
+        }
+    *out = m;
+    m = NULL;
+    st = MK_OK;
+done:
+    mk_mesh_destroy(m);
+    free(keys);
+    free(weld);
+    free(order);
+    free(tri);
+    free(src);
+    free(edges);
+    return st;
+}
+
+/* ------------------------------------------------------------ one triangle */
+
+/* A triangle extruded by `thickness` along -N, as a hull: vertices 0-2 the
+ * triangle (counter-clockwise about N), 3-5 below them; faces: the
+ * triangle, the far one, and the three sides (side k over edge k). */
+typedef struct prism {
+    mk_hull h;
+    mk_vec3 v[6];
+    int adj_start[7], adj[18];
+    int face_start[6], face_vertices[18];
+    mk_vec3 normals[5];
+    mk_real offsets[5];
+} prism;
+
+static void make_prism(prism *p, const mk_vec3 tv[3], mk_vec3 N, const mk_vec3 w[3], mk_real thickness)
+{
+    memset(p, 0, sizeof *p);
+    mk_vec3 centre = v3(0, 0, 0);
+    for (int i = 0; i < 3; ++i) {
+        p->v[i] = tv[i];
+        p->v[i + 3] = v3_madd(tv[i], -thickness, N);
+        centre = v3_add(centre, v3_add(p->v[i], p->v[i + 3]));
+    }
+    centre = v3_scale(centre, 1.0 / 6);
+    for (int i = 0; i < 3; ++i) {
+        const int j = (i + 1) % 3, k = (i + 2) % 3;
+        p->adj_start[i] = 3 * i, p->adj_start[i + 3] = 3 * (i + 3);
+        p->adj[3 * i] = j, p->adj[3 * i + 1] = k, p->adj[3 * i + 2] = i + 3;
+        p->adj[3 * (i + 3)] = j + 3, p->adj[3 * (i + 3) + 1] = k + 3, p->adj[3 * (i + 3) + 2] = i;
+    }
+    p->adj_start[6] = 18;
+    const int fv[18] = {0, 1, 2, 3, 5, 4, 0, 3, 4, 1, 1, 4, 5, 2, 2, 5, 3, 0};
+    memcpy(p->face_vertices, fv, sizeof fv);
+    const int fs[6] = {0, 3, 6, 10, 14, 18};
+    memcpy(p->face_start, fs, sizeof fs);
+    p->normals[0] = N, p->normals[1] = v3_neg(N);
+    p->offsets[0] = v3_dot(N, tv[0]), p->offsets[1] = -v3_dot(N, p->v[3]);
+    for (int k = 0; k < 3; ++k)
+        p->normals[2 + k] = w[k], p->offsets[2 + k] = v3_dot(w[k], tv[k]);
+    mk_real in = DBL_MAX;
+    mk_vec3 lo = p->v[0], hi = p->v[0];
+    for (int f = 0; f < 5; ++f)
+        in = fmin(in, p->offsets[f] - v3_dot(p->normals[f], centre));
+    for (int i = 1; i < 6; ++i) {
+        lo = v3(fmin(lo.x, p->v[i].x), fmin(lo.y, p->v[i].y), fmin(lo.z, p->v[i].z));
+        hi = v3(fmax(hi.x, p->v[i].x), fmax(hi.y, p->v[i].y), fmax(hi.z, p->v[i].z));
+    }
+    mk_hull *h = &p->h;
+    h->num_vertices = 6, h->num_faces = 5;
+    h->vertices = p->v, h->adj_start = p->adj_start, h->adj = p->adj;
+    h->face_start = p->face_start, h->face_vertices = p->face_vertices;
+    h->face_normals = p->normals, h->face_offsets = p->offsets;
+    h->aabb_min = lo, h->aabb_max = hi;
+    h->centroid = centre;
+    h->inradius = in > 0 ? in : 0;
+}
+
+/* Per-query constants. */
+typedef struct mesh_query {
+    const mk_shape *shape;
+    mk_transform xf; /* the shape in the mesh's frame */
+    const mk_mesh *mesh;
+    const mk_collide_settings *settings;
+    mk_vec3 centre;  /* the shape's centre, mesh frame */
+    mk_status budget; /* MK_OK, or the first budget status met */
+} mesh_query;
+
+enum { EDGE_OPEN, EDGE_FLAT, EDGE_CONVEX, EDGE_CONCAVE };
+
+/* Edge k of triangle t (vertices tv, normal N): open (no single
+ * neighbour), flat (the neighbour in the plane), convex or concave; for open
+ * and convex edges *cos_limit is the cosine between N and the face beyond
+ * (0 for open edges: the plane turned down 90 degrees). */
+static int edge_kind(const mk_mesh *m, int t, int k, const mk_vec3 tv[3], mk_vec3 N, mk_real L, mk_real *cos_limit)
+{
+    *cos_limit = 0;
+    const int opp = m->opposite[3 * t + k];
+    if (opp < 0)
+        return EDGE_OPEN;
+    const mk_vec3 a = tv[k], e = v3_sub(tv[(k + 1) % 3], a), q = v3_sub(m->vertices[opp], a);
+    const mk_real h = v3_dot(N, q);
+    if (fabs(h) <= MESH_EDGE_SLACK * L)
+        return EDGE_FLAT;
+    if (h > 0)
+        return EDGE_CONCAVE;
+    mk_vec3 n2 = v3_cross(e, q);
+    n2 = v3_scale(n2, 1 / v3_len(n2));
+    if (v3_dot(n2, v3_sub(tv[(k + 2) % 3], a)) > 0) /* outward: away from this triangle */
+        n2 = v3_neg(n2);
+    *cos_limit = v3_dot(n2, N);
+    return EDGE_CONVEX;
+}
+
+/* Whether u lies in the cone of normals of the mesh's surface at vertex v:
+ * no edge from v rises along u (<u, x - v> <= 0 for every neighbour x).
+ * Then v is the surface's point nearest to any point v + s u (s > 0) close
+ * enough, and its contact normal is u; a vertex inside a flat region or at
+ * the bottom of a valley has no such u but the faces' own. */
+static int corner_cone(const mk_mesh *m, int v, mk_vec3 u, mk_real L)
+{
+    const mk_vec3 p = m->vertices[v];
+    for (int i = m->ring_start[v]; i < m->ring_start[v + 1]; ++i)
+        if (v3_dot(u, v3_sub(m->vertices[m->ring[i]], p)) > MESH_EDGE_SLACK * L)
+            return 0;
+    return 1;
+}
+
+/* Adds triangle t's contacts (mesh frame) to buf; returns a bad-input
+ * status, else MK_OK. */
+static mk_status triangle_contacts(mesh_query *q, int t, mk_mesh_contact *buf, int *n)
+{
+    const mk_mesh *m = q->mesh;
+    const mk_vec3 N = m->normal[t];
+    const int *vid = &m->tri[3 * t];
+    const mk_vec3 tv[3] = {m->vertices[vid[0]], m->vertices[vid[1]], m->vertices[vid[2]]};
+    if (v3_dot(N, v3_sub(q->centre, tv[0])) < 0) /* the shape's centre is behind: the back is no side */
+        return MK_OK;
+    /* 1. the plane's depth */
+    const mk_vec3 dl = m3_tmul(&q->xf.R, v3_neg(N));
+    const mk_vec3 low = v3_add(m3_mul(&q->xf.R, shape_support(q->shape, dl, NULL)), q->xf.p);
+    const mk_real plane = v3_dot(N, tv[0]);
+    const mk_real depth = plane - (v3_dot(N, low) - q->shape->radius);
+    if (!(depth >= -q->settings->speculative))
+        return MK_OK;
+
+    mk_vec3 w[3];
+    mk_real L = 0;
+    for (int k = 0; k < 3; ++k) {
+        const mk_vec3 e = v3_sub(tv[(k + 1) % 3], tv[k]);
+        L = fmax(L, v3_len(e));
+        const mk_vec3 c = v3_cross(e, N);
+        w[k] = v3_scale(c, 1 / v3_len(c));
+    }
+    /* 2. the prism */
+    prism p;
+    make_prism(&p, tv, N, w, 2 * fmax(depth, 0) + 0.05 * L);
+    mk_shape ps;
+    mk_status st = mk_shape_hull(&ps, &p.h, 0);
+    if (st != MK_OK)
+        return st;
+    const mk_pair pair = {q->shape, q->xf, &ps, mk_transform_identity()};
+    mk_contact_patch_result pr;
+    st = mk_collide_patch(&pair, q->settings, NULL, MK_MANIFOLD_MAX_PATCH_POINTS, &pr);
+    if (st >= MK_INVALID_INPUT)
+        return st;
+    if ((st == MK_GJK_MAX_ITER || st == MK_EPA_MAX_ITER || st == MK_EPA_FACE_BUDGET) && q->budget == MK_OK)
+        q->budget = st;
+    if (pr.count == 0)
+        return MK_OK;
+    /* 3. the normal's cone */
+    int kind[3];
+    mk_real limit[3];
+    for (int k = 0; k < 3; ++k)
+        kind[k] = edge_kind(m, t, k, tv, N, L, &limit[k]);
+    const mk_vec3 u = v3_neg(pr.normal);
+    const mk_real cu = v3_dot(u, N);
+    const int face = cu >= 1 - MESH_FACE_COS;
+    if (cu > 0 && !face) {
+        /* which feature of the triangle the deepest point touches: the
+         * edges its foot lies on */
+        int deepest = 0;
+        for (int i = 1; i < pr.count; ++i)
+            if (pr.points[i].depth > pr.points[deepest].depth)
+                deepest = i;
+        const mk_vec3 foot = pr.points[deepest].point_b;
+        int on[3], edges = 0;
+        for (int k = 0; k < 3; ++k)
+            edges += on[k] = v3_dot(v3_sub(foot, tv[k]), w[k]) >= -MESH_EDGE_SLACK * L;
+        int ok = 0;
+        if (edges == 1) { /* an edge: convex (or open), u within its cone */
+            const int k = on[0] ? 0 : on[1] ? 1 : 2;
+            ok = (kind[k] == EDGE_OPEN || kind[k] == EDGE_CONVEX) && cu >= limit[k] - MESH_EDGE_SLACK;
+        } else if (edges >= 2) { /* a corner (edges k and k + 1 meet at vertex k + 1): u within its cone */
+            const int j = on[0] && on[1] ? 1 : on[1] && on[2] ? 2 : 0;
+            ok = corner_cone(m, vid[j], u, L);
+        }
+        if (ok) {
+            for (int i = 0; i < pr.count; ++i)
+                buf[(*n)++] = (mk_mesh_contact){pr.points[i].position, u, pr.points[i].depth, t};
+            return MK_OK;
+        }
+    }
+    /* A face contact keeps the patch's points on the triangle's edges other
+     * than flat ones (where the shape's feature crosses the mesh's border or
+     * a crease: corners of the contact region); points on flat edges are
+     * where the tessellation cut the region, no corners of it. */
+    if (face)
+        for (int i = 0; i < pr.count; ++i) {
+            const mk_vec3 foot = pr.points[i].point_b;
+            int real_edge = 0;
+            for (int k = 0; k < 3; ++k)
+                real_edge |= kind[k] != EDGE_FLAT && fabs(v3_dot(v3_sub(foot, tv[k]), w[k])) <= MESH_EDGE_SLACK * L;
+            if (real_edge)
+                buf[(*n)++] = (mk_mesh_contact){pr.points[i].position, N, pr.points[i].depth, t};
+        }
+    /* 4. the plane over the triangle: the shape's feature below it (its
+     * corners, a cap's rim, a curved shape's lowest point) where the feet
+     * lie over the triangle */
+    st = mk_collide_plane_patch(q->shape, &q->xf, N, plane, q->settings, MK_MANIFOLD_MAX_PATCH_POINTS, &pr);
+    if (st >= MK_INVALID_INPUT)
+        return st;
+    for (int i = 0; i < pr.count; ++i) {
+        const mk_vec3 foot = pr.points[i].point_b;
+        int over = 1;
+        for (int k = 0; k < 3; ++k)
+            over &= v3_dot(v3_sub(foot, tv[k]), w[k]) <= MESH_EDGE_SLACK * L;
+        if (over)
+            buf[(*n)++] = (mk_mesh_contact){pr.points[i].position, N, pr.points[i].depth, t};
+    }
+    return MK_OK;
+}
+
+/* ------------------------------------------------------------ merging */
+
+/* Drops duplicates (one position within `tol` and one normal: the deeper
+ * stays, ties the earlier), then keeps at most `keep`: the deepest, then
+ * each time the one farthest from those kept (ties: the deeper, then the
+ * earlier). The survivors keep their order. Returns their number. */
+static int reduce_contacts(mk_mesh_contact *c, int n, int keep, mk_real tol)
+{
+    unsigned char alive[MESH_BUFFER + MESH_PER_TRIANGLE];
+    for (int i = 0; i < n; ++i)
+        alive[i] = 1;
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n && alive[i]; ++j) {
+            if (!alive[j] || v3_len2(v3_sub(c[i].position, c[j].position)) > tol * tol ||
+                v3_dot(c[i].normal, c[j].normal) < 1 - MESH_FACE_COS)
+                continue;
+            if (c[j].depth > c[i].depth)
+                alive[i] = 0;
+            else
+                alive[j] = 0;
+        }
+    int live = 0;
+    for (int i = 0; i < n; ++i)
+        live += alive[i];
+    if (live > keep) {
+        unsigned char chosen[MESH_BUFFER + MESH_PER_TRIANGLE] = {0};
+        mk_real gap[MESH_BUFFER + MESH_PER_TRIANGLE];
+        int best = -1;
+        for (int i = 0; i < n; ++i)
+            if (alive[i] && (best < 0 || c[i].depth > c[best].depth))
+                best = i;
+        for (int taken = 0; taken < keep; ++taken) {
+            chosen[best] = 1;
+            int next = -1;
+            for (int i = 0; i < n; ++i) {
+                if (!alive[i] || chosen[i])
+                    continue;
+                const mk_real d = v3_len2(v3_sub(c[i].position, c[best].position));
+                gap[i] = taken == 0 ? d : fmin(gap[i], d);
+                if (next < 0 || gap[i] > gap[next] || (gap[i] == gap[next] && c[i].depth > c[next].depth))
+                    next = i;
+            }
+            best = next;
+        }
+        for (int i = 0; i < n; ++i)
+            alive[i] = chosen[i];
+    }
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+        if (alive[i])
+            c[k++] = c[i];
+    return k;
+}
+
+/* ------------------------------------------------------------ the query */
+
+mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const mk_mesh *mesh,
+                          const mk_transform *mesh_xf, const mk_collide_settings *settings, int max_contacts,
+                          mk_mesh_contact *out, int *count)
+{
+    if (!count)
+        return MK_INVALID_INPUT;
+    *count = 0;
+    if (!shape || !xf || !mesh || !mesh_xf || !out || max_contacts < 1 || !transform_ok(xf) ||
+        !transform_ok(mesh_xf))
+        return MK_INVALID_INPUT;
+    const mk_status v = shape_status(shape);
+    if (v != MK_OK)
+        return v;
+    const mk_collide_settings s = settings ? *settings : mk_collide_default_settings();
+    if (!isfinite(s.speculative))
+        return MK_INVALID_INPUT;
+
+    mesh_query q;
+    q.shape = shape, q.mesh = mesh, q.settings = &s, q.budget = MK_OK;
+    q.xf.R = m3_tmul_m3(&mesh_xf->R, &xf->R);
+    q.xf.p = m3_tmul(&mesh_xf->R, v3_sub(xf->p, mesh_xf->p));
+    mk_vec3 c = v3(0, 0, 0);
+    if (shape->type == MK_SHAPE_HULL)
+        c = shape->u.hull.hull->centroid;
+    else if (shape->type == MK_SHAPE_USER)
+        c = v3_scale(v3_add(shape->u.user.aabb_min, shape->u.user.aabb_max), 0.5);
+    q.centre = v3_add(m3_mul(&q.xf.R, c), q.xf.p);
+
+    /* the shape's box in the mesh's frame, grown by the speculative distance */
+    mk_real lo3[3] = {0, 0, 0}, hi3[3] = {0, 0, 0};
+    for (int i = 0; i < 3; ++i) {
+        const mk_vec3 row = v3(q.xf.R.m[i][0], q.xf.R.m[i][1], q.xf.R.m[i][2]);
+        const mk_real up = v3_dot(row, shape_support(shape, row, NULL));
+        const mk_real down = v3_dot(row, shape_support(shape, v3_neg(row), NULL));
+        const mk_real pad = shape->radius + fmax(s.speculative, 0);
+        lo3[i] = v3_comp(q.xf.p, i) + down - pad, hi3[i] = v3_comp(q.xf.p, i) + up + pad;
+    }
+    const mk_vec3 lo = v3(lo3[0], lo3[1], lo3[2]), hi = v3(hi3[0], hi3[1], hi3[2]);
+    const mk_real tol = 1e-7 * shape_half_size(shape);
+
+    mk_mesh_contact buf[MESH_BUFFER + MESH_PER_TRIANGLE];
+    int n = 0;
+    int stack[MESH_STACK], sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+        const mesh_node *nd = &mesh->nodes[stack[--sp]];
+        if (nd->lo.x > hi.x || nd->hi.x < lo.x || nd->lo.y > hi.y || nd->hi.y < lo.y || nd->lo.z > hi.z ||
+            nd->hi.z < lo.z)
+            continue;
+        if (nd->child >= 0) {
+            if (sp + 2 > MESH_STACK) /* deeper than median splits can build */
+                return MK_INVALID_INPUT;
+            stack[sp++] = nd->child + 1;
+            stack[sp++] = nd->child;
+            continue;
+        }
+        for (int t = nd->first; t < nd->first + nd->count; ++t) {
+            if (n > MESH_BUFFER)
+                n = reduce_contacts(buf, n, MESH_BUFFER / 2, tol);
+            const mk_status st = triangle_contacts(&q, t, buf, &n);
+            if (st != MK_OK) {
+                return st;
+            }
+        }
+    }
+    n = reduce_contacts(buf, n, max_contacts, tol);
+    for (int i = 0; i < n; ++i) {
+        out[i].position = v3_add(m3_mul(&mesh_xf->R, buf[i].position), mesh_xf->p);
+        out[i].normal = m3_mul(&mesh_xf->R, buf[i].normal);
+        out[i].depth = buf[i].depth;
+        out[i].triangle = mesh->source[buf[i].triangle];
+    }
+    *count = n;
+    return q.budget;
+}

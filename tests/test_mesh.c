@@ -1,0 +1,599 @@
+/* Check suite "mesh": mk_mesh_create and mk_collide_mesh against exact
+ * answers. A flat floor, however it is tessellated, is one plane: every
+ * shape family on it must get the plane's normal and the plane's depth
+ * (the lowest point of the shape, from the oracle's support formulas). A
+ * sphere against a surface bounding a convex solid (a triangulated hull, a
+ * ridge) has the exact depth r - |c - q|, q the surface's point nearest its
+ * centre by brute force over every triangle; in a valley, one contact per
+ * side with that side's plane distance. */
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <minkowski/minkowski.h>
+#include "oracle.h"
+#include "require.h"
+#include "vec.h"
+
+static const mk_transform kIdentity = {{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}, {0, 0, 0}};
+
+/* ------------------------------------------------------------ meshes */
+
+typedef struct soup {
+    int nv, nt;
+    mk_vec3 *v;
+    int *idx;
+} soup;
+
+static void soup_free(soup *s)
+{
+    free(s->v);
+    free(s->idx);
+}
+
+typedef double (*height_fn)(double x, double y);
+static double flat(double x, double y) { (void)x, (void)y; return 0; }
+static double valley(double x, double y) { (void)y; return 0.5 * fabs(x); }
+static double ridge(double x, double y) { (void)y; return -0.5 * fabs(x); }
+
+/* A g x g grid over [-w/2, w/2]^2 with z = f(x, y), each cell cut along a
+ * random diagonal; inner vertices jittered in x and y by up to `jitter`
+ * cells (0 keeps the crease x = 0 of valley and ridge straight). flip
+ * reverses every triangle's winding. */
+static soup grid(or_rng *r, int g, double w, height_fn f, double jitter, int flip)
+{
+    soup s;
+    s.nv = (g + 1) * (g + 1);
+    s.nt = 2 * g * g;
+    s.v = malloc(sizeof *s.v * (size_t)s.nv);
+    s.idx = malloc(sizeof *s.idx * 3 * (size_t)s.nt);
+    const double h = w / g;
+    for (int i = 0; i <= g; ++i)
+        for (int j = 0; j <= g; ++j) {
+            double x = -0.5 * w + i * h, y = -0.5 * w + j * h;
+            if (i > 0 && i < g && j > 0 && j < g && jitter > 0) {
+                x += or_uniform(r, -jitter, jitter) * h;
+                y += or_uniform(r, -jitter, jitter) * h;
+            }
+            s.v[i * (g + 1) + j] = v3(x, y, f(x, y));
+        }
+    int t = 0;
+    for (int i = 0; i < g; ++i)
+        for (int j = 0; j < g; ++j) {
+            const int a = i * (g + 1) + j, b = a + (g + 1), c = b + 1, d = a + 1; /* counter-clockwise from +z */
+            int q[6];
+            if (or_int(r, 2))
+                q[0] = a, q[1] = b, q[2] = c, q[3] = a, q[4] = c, q[5] = d;
+            else
+                q[0] = a, q[1] = b, q[2] = d, q[3] = b, q[4] = c, q[5] = d;
+            for (int k = 0; k < 2; ++k, ++t) {
+                s.idx[3 * t] = q[3 * k];
+                s.idx[3 * t + 1] = flip ? q[3 * k + 2] : q[3 * k + 1];
+                s.idx[3 * t + 2] = flip ? q[3 * k + 1] : q[3 * k + 2];
+            }
+        }
+    return s;
+}
+
+/* The faces of a hull fanned into triangles, as a soup (3 vertices per
+ * triangle, welded by mk_mesh_create). */
+static soup hull_soup(const mk_hull *h)
+{
+    soup s;
+    s.nt = h->face_start[h->num_faces] - 2 * h->num_faces;
+    s.nv = 3 * s.nt;
+    s.v = malloc(sizeof *s.v * (size_t)s.nv);
+    s.idx = malloc(sizeof *s.idx * (size_t)s.nv);
+    int t = 0;
+    for (int f = 0; f < h->num_faces; ++f)
+        for (int j = h->face_start[f] + 1; j + 1 < h->face_start[f + 1]; ++j, ++t) {
+            s.v[3 * t] = h->vertices[h->face_vertices[h->face_start[f]]];
+            s.v[3 * t + 1] = h->vertices[h->face_vertices[j]];
+            s.v[3 * t + 2] = h->vertices[h->face_vertices[j + 1]];
+            s.idx[3 * t] = 3 * t, s.idx[3 * t + 1] = 3 * t + 1, s.idx[3 * t + 2] = 3 * t + 2;
+        }
+    return s;
+}
+
+static mk_mesh *make_mesh(const soup *s)
+{
+    mk_mesh *m = NULL;
+    const mk_status st = mk_mesh_create(s->v, s->nv, s->idx, s->nt, &m);
+    ck_assert_msg(st == MK_OK, "mk_mesh_create: %s", mk_status_string(st));
+    return m;
+}
+
+/* Nearest point of the soup's surface to p (brute force over every triangle). */
+static double surface_distance(const soup *s, mk_vec3 p, mk_vec3 *q)
+{
+    double best = INFINITY;
+    for (int t = 0; t < s->nt; ++t) {
+        const mk_vec3 c = or_closest_on_triangle(p, s->v[s->idx[3 * t]], s->v[s->idx[3 * t + 1]],
+                                                 s->v[s->idx[3 * t + 2]]);
+        const double d = v3_len(v3_sub(p, c));
+        if (d < best)
+            best = d, *q = c;
+    }
+    return best;
+}
+
+static int deepest(const mk_mesh_contact *c, int n)
+{
+    int k = 0;
+    for (int i = 1; i < n; ++i)
+        if (c[i].depth > c[k].depth)
+            k = i;
+    return k;
+}
+
+/* ------------------------------------------------------------ building */
+
+START_TEST(create_welds_and_links)
+{
+    /* a cube as a soup of 12 triangles (36 vertices): 8 after welding, every
+     * edge between two triangles */
+    mk_hull *h = NULL;
+    mk_vec3 corners[8];
+    for (int i = 0; i < 8; ++i)
+        corners[i] = v3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1);
+    ck_assert_int_eq(mk_hull_create(corners, 8, &h), MK_OK);
+    soup s = hull_soup(h);
+    ck_assert_int_eq(s.nt, 12);
+    mk_mesh *m = make_mesh(&s);
+    ck_assert_int_eq(mk_mesh_vertex_count(m), 8);
+    ck_assert_int_eq(mk_mesh_triangle_count(m), 12);
+    /* a sphere on each face centre, 1 mm deep: one contact, the face's normal,
+     * from a triangle of that face */
+    mk_shape ball;
+    mk_shape_sphere(&ball, 0.25);
+    for (int f = 0; f < 6; ++f) {
+        const mk_vec3 n = h->face_normals[f];
+        mk_transform xf = kIdentity;
+        xf.p = v3_scale(n, 1 + 0.25 - 1e-3);
+        xf.p = v3_add(xf.p, v3(0.013, -0.021, 0.017)); /* off the diagonals */
+        xf.p = v3_sub(xf.p, v3_scale(n, v3_dot(n, v3(0.013, -0.021, 0.017))));
+        mk_mesh_contact c[8];
+        int n_c = 0;
+        ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 8, c, &n_c), MK_OK);
+        ck_assert_int_eq(n_c, 1);
+        ck_assert_msg(v3_len(v3_sub(c[0].normal, n)) < 1e-12, "face %d: normal off", f);
+        ck_assert_msg(fabs(c[0].depth - 1e-3) < 1e-12, "face %d: depth %.17g", f, c[0].depth);
+        ck_assert_int_ge(c[0].triangle, 2 * f);
+        ck_assert(c[0].triangle >= 0 && c[0].triangle < 12);
+        const mk_vec3 tv = s.v[3 * c[0].triangle];
+        ck_assert_msg(fabs(v3_dot(n, tv) - 1) < 1e-12, "face %d: contact from triangle %d of another face", f,
+                      c[0].triangle);
+    }
+    mk_mesh_destroy(m);
+    soup_free(&s);
+    mk_hull_destroy(h);
+}
+END_TEST
+
+START_TEST(bad_input_gets_a_status)
+{
+    const mk_vec3 v[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {2, 0, 0}};
+    const int tri[3] = {0, 1, 2}, bad[3] = {0, 1, 4}, flat_tri[3] = {0, 1, 3};
+    mk_mesh *m = (mk_mesh *)(void *)&m;
+    ck_assert_int_eq(mk_mesh_create(NULL, 3, tri, 1, &m), MK_INVALID_INPUT);
+    ck_assert_ptr_null(m);
+    ck_assert_int_eq(mk_mesh_create(v, 4, bad, 1, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_mesh_create(v, 4, tri, 0, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_mesh_create(v, 4, flat_tri, 1, &m), MK_DEGENERATE_HULL);
+    ck_assert_ptr_null(m);
+    mk_vec3 w[3] = {{0, 0, 0}, {1, 0, 0}, {0, NAN, 0}};
+    ck_assert_int_eq(mk_mesh_create(w, 3, tri, 1, &m), MK_INVALID_INPUT);
+    w[1].x = INFINITY, w[2].y = 1;
+    ck_assert_int_eq(mk_mesh_create(w, 3, tri, 1, &m), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_mesh_create(v, 4, tri, 1, NULL), MK_INVALID_INPUT);
+
+    ck_assert_int_eq(mk_mesh_create(v, 4, tri, 1, &m), MK_OK);
+    mk_shape ball, bad_shape;
+    mk_shape_sphere(&ball, 0.5);
+    bad_shape = ball;
+    bad_shape.radius = -1;
+    mk_mesh_contact c[4];
+    int n = 7;
+    mk_transform xf = kIdentity, nan_xf = kIdentity;
+    xf.p = v3(0.2, 0.2, 0.4);
+    nan_xf.p.y = NAN;
+    ck_assert_int_eq(mk_collide_mesh(&ball, &nan_xf, m, &kIdentity, NULL, 4, c, &n), MK_INVALID_INPUT);
+    ck_assert_int_eq(n, 0);
+    n = 7;
+    ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &nan_xf, NULL, 4, c, &n), MK_INVALID_INPUT);
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(mk_collide_mesh(&bad_shape, &xf, m, &kIdentity, NULL, 4, c, &n), MK_INVALID_SIZE);
+    ck_assert_int_eq(mk_collide_mesh(&ball, &xf, NULL, &kIdentity, NULL, 4, c, &n), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 0, c, &n), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 4, c, NULL), MK_INVALID_INPUT);
+    mk_collide_settings st = mk_collide_default_settings();
+    st.speculative = NAN;
+    ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, &st, 4, c, &n), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 4, c, &n), MK_OK);
+    ck_assert_int_eq(n, 1);
+    ck_assert(fabs(c[0].depth - 0.1) < 1e-12);
+    mk_mesh_destroy(m);
+    mk_mesh_destroy(NULL);
+    ck_assert_int_eq(mk_mesh_triangle_count(NULL), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ a flat floor */
+
+/* Every family at random poses, its lowest point delta below a jittered,
+ * randomly cut floor (either winding, the mesh itself posed): the contacts
+ * are the plane's, whatever triangles they come from. */
+START_TEST(flat_floor_is_one_plane)
+{
+    or_rng r = or_test_rng(0x6d657368);
+    or_hull_pool p12, p60;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 16, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 8, 60), MK_OK);
+    soup floors[2] = {grid(&r, 24, 12, flat, 0.3, 0), grid(&r, 24, 12, flat, 0.3, 1)};
+    mk_mesh *meshes[2] = {make_mesh(&floors[0]), make_mesh(&floors[1])};
+    const int n = or_scaled(300);
+    int total = 0, multi = 0, exact = 0;
+    for (int f = 0; f < OR_FAMILY_COUNT; ++f)
+        for (int i = 0; i < n; ++i) {
+            mk_shape s;
+            or_random_shape(&r, (or_family)f, &p12, &p60, &s);
+            mk_transform xf = or_pose(&r, v3(0, 0, 0));
+            const mk_transform mesh_xf = or_pose(&r, v3(or_uniform(&r, -5, 5), or_uniform(&r, -5, 5), 0));
+            const int which = i & 1; /* the floor's front: +z counter-clockwise, -z with the winding flipped */
+            const mk_vec3 up = m3_mul(&mesh_xf.R, v3(0, 0, which ? -1 : 1));
+            /* the shape's lowest point along up at delta below the floor, its centre above it (delta
+             * at most a fifth of its width along up: a centroid is at least a quarter from each side) */
+            const double low = -or_support_value(&s, &xf, v3_neg(up));
+            const double width = or_support_value(&s, &xf, up) - low;
+            const double delta = fmin(0.2 * width, i % 3 == 0 ? or_uniform(&r, 1e-5, 1e-3) : or_uniform(&r, 1e-3, 0.1));
+            const mk_vec3 at = v3_add(mesh_xf.p, m3_mul(&mesh_xf.R, v3(or_uniform(&r, -3, 3), or_uniform(&r, -3, 3), 0)));
+            xf.p = v3_add(xf.p, v3_add(at, v3_scale(up, -low - delta)));
+            mk_mesh_contact c[16];
+            int nc = 0;
+            const mk_status st = mk_collide_mesh(&s, &xf, meshes[which], &mesh_xf, NULL, 16, c, &nc);
+            const char *name = or_family_name((or_family)f);
+            REQUIRE(st == MK_OK, "%s #%d: %s", name, i, mk_status_string(st));
+            REQUIRE(nc >= 1, "%s #%d: no contact %.3g deep", name, i, delta);
+            const double size = 1 + v3_len(xf.p);
+            for (int k = 0; k < nc; ++k) {
+                REQUIRE(v3_len(v3_sub(c[k].normal, up)) < 1e-9, "%s #%d: contact %d of %d leans %.3g off the floor's normal",
+                        name, i, k, nc, v3_len(v3_sub(c[k].normal, up)));
+                REQUIRE(c[k].depth <= delta + 1e-9 * size && c[k].depth >= -1e-12,
+                        "%s #%d: contact %d depth %.17g, the floor's %.17g", name, i, k, c[k].depth, delta);
+                /* midway: the shape's point depth/2 below, the floor's foot depth/2 above */
+                const mk_vec3 on_shape = v3_madd(c[k].position, -0.5 * c[k].depth, up);
+                const double h = v3_dot(v3_sub(c[k].position, mesh_xf.p), up);
+                REQUIRE(fabs(h + 0.5 * c[k].depth) < 1e-9 * size, "%s #%d: contact %d at height %.3g", name, i, k, h);
+                /* on the surface, or for a rounded shape's point off its lowest one up to r (1 - cos t)
+                 * inside (manifold.h): never outside */
+                const double off = or_point_shape(&s, &xf, on_shape, NULL);
+                REQUIRE(off < 1e-7 * size && off > -s.radius - 1e-7 * size,
+                        "%s #%d: contact %d's shape point %.3g off the surface", name, i, k, off);
+                REQUIRE(s.radius > 0 || off > -1e-7 * size, "%s #%d: contact %d's shape point %.3g inside", name, i,
+                        k, off);
+            }
+            /* the deepest point: the plane's (mk_collide_plane_patch: the same feature, every foot over
+             * some triangle), which keeps the exact lowest point to within its depth tie (manifold.h:
+             * 1e-4 x the shape's size; a tilted cap's rim samples) */
+            const int d = deepest(c, nc);
+            mk_contact_patch_result plane;
+            const mk_vec3 n_up = up;
+            REQUIRE(mk_collide_plane_patch(&s, &xf, n_up, v3_dot(n_up, mesh_xf.p), NULL, 8, &plane) < MK_INVALID_INPUT,
+                    "%s #%d: plane", name, i);
+            double plane_deepest = -INFINITY;
+            for (int k = 0; k < plane.count; ++k)
+                plane_deepest = fmax(plane_deepest, plane.points[k].depth);
+            REQUIRE(fabs(c[d].depth - plane_deepest) < 1e-12 * size, "%s #%d: deepest %.17g, the plane's %.17g", name,
+                    i, c[d].depth, plane_deepest);
+            REQUIRE(c[d].depth <= delta + 1e-9 * size && c[d].depth >= delta - 1e-4 * width,
+                    "%s #%d: deepest %.17g, the floor's %.17g", name, i, c[d].depth, delta);
+            exact += fabs(c[d].depth - delta) < 1e-9 * size;
+            total += nc;
+            multi += nc > 1;
+        }
+    printf("flat floor: %d shapes, %d contacts, %d with more than one, %d deepest to 1e-9\n", n * OR_FAMILY_COUNT,
+           total, multi, exact);
+    for (int k = 0; k < 2; ++k) {
+        mk_mesh_destroy(meshes[k]);
+        soup_free(&floors[k]);
+    }
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
+/* A box lying flat over many triangles keeps its four corners (and no
+ * triangle vertices in their place when max_contacts is 4). */
+START_TEST(box_on_a_floor_keeps_its_corners)
+{
+    or_rng r = or_test_rng(0x626f78);
+    soup fl = grid(&r, 16, 8, flat, 0.3, 0);
+    mk_mesh *m = make_mesh(&fl);
+    mk_shape box;
+    mk_shape_box(&box, v3(0.9, 0.6, 0.2), 0);
+    for (int i = 0; i < or_scaled(50); ++i) {
+        const double yaw = or_uniform(&r, 0, 6.283), delta = or_uniform(&r, 1e-5, 0.02);
+        mk_transform xf = mk_transform_from_quat(v3(or_uniform(&r, -2, 2), or_uniform(&r, -2, 2), 0.2 - delta),
+                                                 (mk_quat){0, 0, sin(0.5 * yaw), cos(0.5 * yaw)});
+        for (int max = 1; max <= 8; max *= 2) {
+            mk_mesh_contact c[8];
+            int n = 0;
+            ck_assert_int_eq(mk_collide_mesh(&box, &xf, m, &kIdentity, NULL, max, c, &n), MK_OK);
+            ck_assert_int_eq(n, max < 4 ? max : 4);
+            for (int k = 0; k < n; ++k) {
+                /* each point is a corner of the bottom face */
+                const mk_vec3 local = m3_tmul(&xf.R, v3_sub(v3_madd(c[k].position, -0.5 * c[k].depth, v3(0, 0, 1)), xf.p));
+                REQUIRE(fabs(fabs(local.x) - 0.9) < 1e-9 && fabs(fabs(local.y) - 0.6) < 1e-9 &&
+                            fabs(local.z + 0.2) < 1e-9,
+                        "#%d max %d: contact %d is no corner (%g %g %g)", i, max, k, local.x, local.y, local.z);
+                REQUIRE(fabs(c[k].depth - delta) < 1e-12, "#%d: depth %.17g, %.17g", i, c[k].depth, delta);
+            }
+        }
+    }
+    mk_mesh_destroy(m);
+    soup_free(&fl);
+}
+END_TEST
+
+/* ------------------------------------------------------------ spheres: exact */
+
+/* Spheres just touching a surface that bounds a convex solid: the deepest
+ * contact is r - |c - q| along (c - q) / |c - q|, and none is deeper. */
+static void check_sphere_on(const soup *s, const mk_mesh *m, or_rng *r, mk_vec3 (*place)(or_rng *, double),
+                            const char *what, int n)
+{
+    int edges = 0, loose = 0;
+    for (int i = 0; i < n; ++i) {
+        const double rad = or_uniform(r, 0.05, 0.6);
+        mk_shape ball;
+        mk_shape_sphere(&ball, rad);
+        mk_transform xf = kIdentity;
+        xf.p = place(r, rad);
+        mk_vec3 q;
+        const double d = surface_distance(s, xf.p, &q);
+        if (!(d < rad))
+            continue;
+        const double truth = rad - d;
+        const mk_vec3 normal = v3_scale(v3_sub(xf.p, q), 1 / d);
+        mk_mesh_contact c[16];
+        int nc = 0;
+        const mk_status st = mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 16, c, &nc);
+        REQUIRE(st == MK_OK && nc >= 1, "%s #%d: %s, %d contacts, %.3g deep", what, i, mk_status_string(st), nc,
+                truth);
+        for (int k = 0; k < nc; ++k)
+            REQUIRE(c[k].depth <= truth + 1e-9, "%s #%d: contact %d %.17g deep, the sphere only %.17g", what, i, k,
+                    c[k].depth, truth);
+        const int k = deepest(c, nc);
+        REQUIRE(fabs(c[k].depth - truth) < 1e-9, "%s #%d: depth %.17g, exact %.17g", what, i, c[k].depth, truth);
+        /* EPA's normal on a curved contact: a depth certified to tol leaves the normal sqrt(2 tol / r)
+         * free (1e-9 -> ~1e-4 at r = 0.1) */
+        const double off = v3_len(v3_sub(c[k].normal, normal));
+        REQUIRE(off < 1e-4, "%s #%d: normal %.3g off", what, i, off);
+        loose += off > 1e-6;
+        /* an edge's or a corner's normal: not the face normal of its triangle */
+        const int t = c[k].triangle;
+        const mk_vec3 a = s->v[s->idx[3 * t]], b = s->v[s->idx[3 * t + 1]], cc = s->v[s->idx[3 * t + 2]];
+        const mk_vec3 fn = v3_cross(v3_sub(b, a), v3_sub(cc, a));
+        edges += fabs(v3_dot(c[k].normal, fn)) < (1 - 1e-6) * v3_len(fn);
+    }
+    printf("%s: %d spheres, %d deepest on an edge or a corner, %d normals more than 1e-6 off\n", what, n, edges,
+           loose);
+}
+
+static const mk_hull *blob_hull;
+static mk_vec3 place_blob(or_rng *r, double rad)
+{
+    /* outside the hull (beyond one of its face planes), within a sphere's reach of it */
+    for (;;) {
+        const mk_vec3 c = v3_scale(or_unit(r), or_uniform(r, 0.7, 1.0) + rad);
+        for (int f = 0; f < blob_hull->num_faces; ++f)
+            if (v3_dot(blob_hull->face_normals[f], c) > blob_hull->face_offsets[f] + 1e-6)
+                return c;
+    }
+}
+
+static mk_vec3 place_ridge(or_rng *r, double rad)
+{
+    const double x = or_uniform(r, -1.5, 1.5), y = or_uniform(r, -2, 2);
+    return v3(x, y, ridge(x, y) + rad * or_uniform(r, 0.9, 1.1));
+}
+
+START_TEST(spheres_on_convex_surfaces_are_exact)
+{
+    or_rng r = or_test_rng(0x73706865);
+    for (int h = 0; h < or_scaled(6); ++h) {
+        mk_vec3 pts[40];
+        for (int i = 0; i < 40; ++i)
+            pts[i] = v3_scale(or_unit(&r), or_uniform(&r, 0.8, 1.0));
+        mk_hull *hull = NULL;
+        ck_assert_int_eq(mk_hull_create(pts, 40, &hull), MK_OK);
+        soup s = hull_soup(hull);
+        mk_mesh *m = make_mesh(&s);
+        blob_hull = hull;
+        check_sphere_on(&s, m, &r, place_blob, "triangulated hull", 400);
+        mk_mesh_destroy(m);
+        soup_free(&s);
+        mk_hull_destroy(hull);
+    }
+    soup s = grid(&r, 20, 8, ridge, 0, 0);
+    mk_mesh *m = make_mesh(&s);
+    check_sphere_on(&s, m, &r, place_ridge, "ridge", or_scaled(2000));
+    mk_mesh_destroy(m);
+    soup_free(&s);
+}
+END_TEST
+
+/* A random terrain (peaks, pits, saddles, creases of every kind): a sphere
+ * whose centre lies above the surface within its radius has the exact
+ * depth r - |c - q| at its deepest contact, along (c - q) / |c - q|, and
+ * no contact deeper: on a face, a convex edge or a corner whose cone of
+ * normals holds c - q. */
+static double terrain_h[11][11];
+static double terrain(double x, double y)
+{
+    const int i = (int)lround((x + 2.5) / 0.5), j = (int)lround((y + 2.5) / 0.5);
+    return terrain_h[i < 0 ? 0 : i > 10 ? 10 : i][j < 0 ? 0 : j > 10 ? 10 : j];
+}
+
+static const soup *terrain_soup;
+static mk_vec3 place_terrain(or_rng *r, double rad)
+{
+    /* above the surface: up from a random surface point by less than the radius */
+    const int t = or_int(r, terrain_soup->nt);
+    const mk_vec3 a = terrain_soup->v[terrain_soup->idx[3 * t]], b = terrain_soup->v[terrain_soup->idx[3 * t + 1]],
+                  c = terrain_soup->v[terrain_soup->idx[3 * t + 2]];
+    double u = or_uniform(r, 0, 1), v = or_uniform(r, 0, 1);
+    if (u + v > 1)
+        u = 1 - u, v = 1 - v;
+    const mk_vec3 p = v3_add(a, v3_add(v3_scale(v3_sub(b, a), u), v3_scale(v3_sub(c, a), v)));
+    mk_vec3 dir = v3_add(v3(0, 0, 1), v3_scale(or_unit(r), 0.6));
+    dir = v3_scale(dir, 1 / v3_len(dir));
+    return v3_madd(p, rad * or_uniform(r, 0.3, 1.05), dir);
+}
+
+/* The terrain's height under (x, y) (the triangle whose shadow holds it),
+ * -inf off the terrain. */
+static double terrain_height(const soup *s, double x, double y)
+{
+    for (int t = 0; t < s->nt; ++t) {
+        const mk_vec3 a = s->v[s->idx[3 * t]], b = s->v[s->idx[3 * t + 1]], c = s->v[s->idx[3 * t + 2]];
+        const double det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
+        const double u = ((x - a.x) * (c.y - a.y) - (c.x - a.x) * (y - a.y)) / det;
+        const double v = ((b.x - a.x) * (y - a.y) - (x - a.x) * (b.y - a.y)) / det;
+        if (u >= -1e-12 && v >= -1e-12 && u + v <= 1 + 1e-12)
+            return a.z + u * (b.z - a.z) + v * (c.z - a.z);
+    }
+    return -INFINITY;
+}
+
+static mk_vec3 place_over_terrain(or_rng *r, double rad)
+{
+    for (;;) { /* a centre over the terrain, above it */
+        const mk_vec3 c = place_terrain(r, rad);
+        if (c.z > terrain_height(terrain_soup, c.x, c.y) + 1e-9)
+            return c;
+    }
+}
+
+START_TEST(spheres_on_a_terrain_are_exact)
+{
+    or_rng r = or_test_rng(0x7465727261);
+    for (int k = 0; k < or_scaled(4); ++k) {
+        for (int i = 0; i <= 10; ++i)
+            for (int j = 0; j <= 10; ++j)
+                terrain_h[i][j] = or_uniform(&r, 0, 0.5);
+        soup s = grid(&r, 10, 5, terrain, 0, 0);
+        mk_mesh *m = make_mesh(&s);
+        terrain_soup = &s;
+        check_sphere_on(&s, m, &r, place_over_terrain, "terrain", 1500);
+        mk_mesh_destroy(m);
+        soup_free(&s);
+    }
+}
+END_TEST
+
+/* A sphere resting in a V valley touches both sides: one contact each, the
+ * side's normal, depth r minus the distance to the side's plane. */
+START_TEST(valley_gives_both_sides)
+{
+    or_rng r = or_test_rng(0x76616c);
+    soup s = grid(&r, 20, 8, valley, 0, 0);
+    mk_mesh *m = make_mesh(&s);
+    int both = 0;
+    const mk_vec3 nl = v3_scale(v3(0.5, 0, 1), 1 / sqrt(1.25)), nr = v3_scale(v3(-0.5, 0, 1), 1 / sqrt(1.25));
+    for (int i = 0; i < or_scaled(500); ++i) {
+        const double rad = or_uniform(&r, 0.1, 0.8);
+        mk_shape ball;
+        mk_shape_sphere(&ball, rad);
+        mk_transform xf = kIdentity;
+        xf.p = v3(or_uniform(&r, -0.02, 0.02), or_uniform(&r, -2, 2), rad * sqrt(1.25) * or_uniform(&r, 0.95, 0.999));
+        const double dl = rad - v3_dot(nl, xf.p), dr = rad - v3_dot(nr, xf.p); /* both planes through the origin */
+        mk_mesh_contact c[8];
+        int n = 0;
+        ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 8, c, &n), MK_OK);
+        /* a side the sphere reaches (its foot on the side: |x| <= 0.02 < r sin(atan 0.5) 0.95) */
+        const int expect = (dl >= 0) + (dr >= 0);
+        REQUIRE(n == expect, "#%d: %d contacts, %d sides reached", i, n, expect);
+        int seen_l = 0, seen_r = 0;
+        for (int k = 0; k < n; ++k) {
+            if (v3_len(v3_sub(c[k].normal, nl)) < 1e-12 && fabs(c[k].depth - dl) < 1e-12)
+                ++seen_l;
+            else if (v3_len(v3_sub(c[k].normal, nr)) < 1e-12 && fabs(c[k].depth - dr) < 1e-12)
+                ++seen_r;
+        }
+        REQUIRE(seen_l == (dl >= 0) && seen_r == (dr >= 0), "#%d: sides %d and %d", i, seen_l, seen_r);
+        both += expect == 2;
+    }
+    printf("valley: %d spheres, %d touching both sides\n", or_scaled(500), both);
+    ck_assert_int_gt(both, or_scaled(500) / 2);
+    mk_mesh_destroy(m);
+    soup_free(&s);
+}
+END_TEST
+
+/* Triangles have one side, the counter-clockwise one: a sphere behind the
+ * floor gets nothing, the floor wound the other way pushes it down. */
+START_TEST(one_sided_and_separated)
+{
+    or_rng r = or_test_rng(0x7369646573);
+    for (int flip = 0; flip < 2; ++flip) {
+        soup s = grid(&r, 8, 4, flat, 0.3, flip);
+        mk_mesh *m = make_mesh(&s);
+        mk_shape ball;
+        mk_shape_sphere(&ball, 0.3);
+        mk_transform xf = kIdentity;
+        mk_mesh_contact c[4];
+        int n = 0;
+        const double side = flip ? -1 : 1;
+        xf.p = v3(0.3, -0.2, -0.25 * side);
+        ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 4, c, &n), MK_OK);
+        ck_assert_int_eq(n, 0);
+        xf.p.z = 0.25 * side;
+        ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 4, c, &n), MK_OK);
+        ck_assert_int_eq(n, 1);
+        ck_assert(v3_len(v3_sub(c[0].normal, v3(0, 0, side))) < 1e-12 && fabs(c[0].depth - 0.05) < 1e-12);
+        xf.p.z = (0.3 + 1e-9) * side; /* apart */
+        ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 4, c, &n), MK_OK);
+        ck_assert_int_eq(n, 0);
+        mk_collide_settings st = mk_collide_default_settings();
+        st.speculative = 0.01; /* a speculative contact */
+        xf.p.z = 0.305 * side;
+        ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, &st, 4, c, &n), MK_OK);
+        ck_assert_int_eq(n, 1);
+        ck_assert(fabs(c[0].depth + 0.005) < 1e-12);
+        xf.p = v3(9, 0, 0); /* off the mesh */
+        ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 4, c, &n), MK_OK);
+        ck_assert_int_eq(n, 0);
+        mk_mesh_destroy(m);
+        soup_free(&s);
+    }
+}
+END_TEST
+
+static Suite *mesh_suite(void)
+{
+    Suite *s = suite_create("mesh");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, create_welds_and_links);
+    tcase_add_test(tc, bad_input_gets_a_status);
+    tcase_add_test(tc, flat_floor_is_one_plane);
+    tcase_add_test(tc, box_on_a_floor_keeps_its_corners);
+    tcase_add_test(tc, spheres_on_convex_surfaces_are_exact);
+    tcase_add_test(tc, valley_gives_both_sides);
+    tcase_add_test(tc, one_sided_and_separated);
+    tcase_add_test(tc, spheres_on_a_terrain_are_exact);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(mesh_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
