@@ -163,6 +163,19 @@ typedef struct pair_cache {
     mk_growth_cache growth;
 } pair_cache;
 
+/* A dTriMesh's triangles as an mk_mesh, per dTriMeshDataID (geoms sharing
+ * data share it): read once through dGeomTriMeshGetTriangle (ODE has no
+ * getter for the data itself; that gives world corners, taken back to the
+ * geom's frame), rebuilt when the triangle count or the first or last
+ * triangle no longer match (data rebuilt in place, or freed and another
+ * made at its address). */
+typedef struct mesh_entry {
+    dTriMeshDataID data;
+    int triangles;
+    mk_vec3 probe[6]; /* the first and last triangles' corners, mesh frame */
+    mk_mesh *mesh;
+} mesh_entry;
+
 /* The six stock kinds, in the order of the MK_ODE_* bits. */
 #define NUM_KINDS 6
 static const int kKindClass[NUM_KINDS] = {dBoxClass, dSphereClass, dCapsuleClass, dCylinderClass, dConvexClass,
@@ -181,6 +194,8 @@ static struct {
     size_t cap, used; /* used counts live entries + tombstones */
     pair_cache *pairs;
     unsigned long long use_clock;
+    mesh_entry *meshes; /* dTriMesh data met so far */
+    int num_meshes, mesh_cap;
 } G;
 
 static pair_cache *cache_for(dGeomID a, dGeomID b)
@@ -655,6 +670,152 @@ static int ray_convex_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *
     return ray_contact(o1, o2, contact);
 }
 
+/* ------------------------------------------------------------ dTriMesh */
+
+/* Corners of triangle i of a trimesh in its own frame. */
+static void mesh_triangle(dGeomID g, const mk_transform *xf, int i, mk_vec3 out[3])
+{
+    dVector3 v[3];
+    dGeomTriMeshGetTriangle(g, i, &v[0], &v[1], &v[2]);
+    for (int k = 0; k < 3; ++k)
+        out[k] = mk_rotate_inv(&xf->R, (mk_vec3){v[k][0] - xf->p.x, v[k][1] - xf->p.y, v[k][2] - xf->p.z});
+}
+
+/* Whether the entry still shows the trimesh's data: the same triangle count
+ * and, to the rounding of going through the pose, the same first and last
+ * triangles. */
+static int mesh_matches(const mesh_entry *e, dGeomID g, const mk_transform *xf, int triangles)
+{
+    if (e->triangles != triangles || !e->mesh)
+        return 0;
+    mk_vec3 now[6];
+    mesh_triangle(g, xf, 0, now);
+    mesh_triangle(g, xf, triangles - 1, now + 3);
+    for (int k = 0; k < 6; ++k) {
+        const mk_vec3 d = {now[k].x - e->probe[k].x, now[k].y - e->probe[k].y, now[k].z - e->probe[k].z};
+        const double scale = 1 + fabs(xf->p.x) + fabs(xf->p.y) + fabs(xf->p.z) + fabs(now[k].x) + fabs(now[k].y) +
+                             fabs(now[k].z);
+        if (fabs(d.x) + fabs(d.y) + fabs(d.z) > 1e-9 * scale)
+            return 0;
+    }
+    return 1;
+}
+
+/* The mk_mesh of a trimesh geom (built on first use), or NULL (no
+ * triangle with area, no memory). */
+static const mk_mesh *mesh_of(dGeomID g, const mk_transform *xf)
+{
+    const dTriMeshDataID data = dGeomTriMeshGetTriMeshDataID(g);
+    const int triangles = dGeomTriMeshGetTriangleCount(g);
+    if (!data || triangles < 1)
+        return NULL;
+    mesh_entry *e = NULL;
+    for (int i = 0; i < G.num_meshes && !e; ++i)
+        if (G.meshes[i].data == data)
+            e = &G.meshes[i];
+    if (e && mesh_matches(e, g, xf, triangles))
+        return e->mesh;
+    if (!e) {
+        if (G.num_meshes == G.mesh_cap) {
+            const int cap = G.mesh_cap ? 2 * G.mesh_cap : 8;
+            mesh_entry *t = realloc(G.meshes, sizeof *t * (size_t)cap);
+            if (!t)
+                return NULL;
+            G.meshes = t;
+            G.mesh_cap = cap;
+        }
+        e = &G.meshes[G.num_meshes++];
+        memset(e, 0, sizeof *e);
+        e->data = data;
+    }
+    mk_mesh_destroy(e->mesh);
+    e->mesh = NULL;
+    e->triangles = triangles;
+    mk_vec3 *v = malloc(sizeof *v * 3 * (size_t)triangles);
+    int *idx = malloc(sizeof *idx * 3 * (size_t)triangles);
+    if (v && idx) {
+        for (int i = 0; i < triangles; ++i) {
+            mesh_triangle(g, xf, i, &v[3 * i]);
+            idx[3 * i] = 3 * i, idx[3 * i + 1] = 3 * i + 1, idx[3 * i + 2] = 3 * i + 2;
+        }
+        if (mk_mesh_create(v, 3 * triangles, idx, triangles, &e->mesh) != MK_OK)
+            e->mesh = NULL;
+        memcpy(e->probe, v, sizeof(mk_vec3) * 3);
+        memcpy(e->probe + 3, &v[3 * (triangles - 1)], sizeof(mk_vec3) * 3);
+    }
+    free(v);
+    free(idx);
+    return e->mesh;
+}
+
+void mk_ode_forget_trimesh_data(dTriMeshDataID data)
+{
+    for (int i = 0; i < G.num_meshes; ++i)
+        if (G.meshes[i].data == data) {
+            mk_mesh_destroy(G.meshes[i].mesh);
+            G.meshes[i] = G.meshes[--G.num_meshes];
+            return;
+        }
+}
+
+static void forget_meshes(void)
+{
+    for (int i = 0; i < G.num_meshes; ++i)
+        mk_mesh_destroy(G.meshes[i].mesh);
+    free(G.meshes);
+    G.meshes = NULL;
+    G.num_meshes = G.mesh_cap = 0;
+}
+
+/* One of minkowski's classes (o1) against a dTriMesh (o2): mk_collide_mesh,
+ * the contacts pushing o1 out of the mesh (ODE's normal, from g2 into g1),
+ * side2 the triangle's index as ODE's own trimesh colliders give it. */
+#define MESH_CONTACTS_MAX 64
+static int mesh_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
+{
+    if (skip < (int)sizeof(dContactGeom))
+        return fail();
+    int max = flags & 0xffff;
+    if (max < 1 || (flags & CONTACTS_UNIMPORTANT))
+        max = 1;
+    if (max > MESH_CONTACTS_MAX)
+        max = MESH_CONTACTS_MAX;
+    ++G.stats.calls;
+    ++G.stats.calls_by_class[dTriMeshClass];
+    if (flags & CONTACTS_UNIMPORTANT)
+        ++G.stats.boolean_calls;
+    const int cls = dGeomGetClass(o1);
+    if (cls >= 0 && cls < dGeomNumClasses)
+        ++G.stats.calls_by_class[cls];
+    mk_shape s;
+    mk_transform xf;
+    mk_vec3 centre;
+    if (!shape_of(o1, &s, &xf, &centre))
+        return fail();
+    const mk_transform mxf = pose_of(o2);
+    const mk_mesh *mesh = mesh_of(o2, &mxf);
+    if (!mesh)
+        return fail();
+    mk_mesh_contact c[MESH_CONTACTS_MAX];
+    int n = 0;
+    if (mk_collide_mesh(&s, &xf, mesh, &mxf, &G.settings, max, c, &n) >= MK_INVALID_INPUT)
+        return fail();
+    int written = 0;
+    for (int i = 0; i < n; ++i) {
+        if (c[i].depth < 0)
+            continue;
+        dContactGeom *out = (dContactGeom *)((char *)contact + (size_t)written * (size_t)skip);
+        out->pos[0] = c[i].position.x, out->pos[1] = c[i].position.y, out->pos[2] = c[i].position.z;
+        out->normal[0] = c[i].normal.x, out->normal[1] = c[i].normal.y, out->normal[2] = c[i].normal.z;
+        out->depth = c[i].depth;
+        out->g1 = o1, out->g2 = o2;
+        out->side1 = -1, out->side2 = c[i].triangle;
+        ++written;
+    }
+    G.stats.contacts += (unsigned long long)written;
+    return written;
+}
+
 /* ------------------------------------------------------------ geom classes */
 
 static dColliderFn *class_collider(int num)
@@ -759,8 +920,8 @@ mk_ode_options mk_ode_default_options(void)
 }
 
 /* Our classes collide with the six stock kinds and with each other through
- * mk_collider, and with dRay through ray_collider, installed or not (ODE has
- * nothing else for them). */
+ * mk_collider, with dRay through ray_collider and with dTriMesh through
+ * mesh_collider, installed or not (ODE has nothing else for them). */
 static void route_our_classes(void)
 {
     const int ours[] = {G.cone_class, G.ellipsoid_class, G.hull_class};
@@ -770,6 +931,7 @@ static void route_our_classes(void)
         for (int j = 0; j < 3; ++j)
             dSetColliderOverride(ours[i], ours[j], mk_collider);
         dSetColliderOverride(dRayClass, ours[i], ray_collider);
+        dSetColliderOverride(ours[i], dTriMeshClass, mesh_collider);
     }
 }
 
@@ -863,6 +1025,7 @@ void mk_ode_shutdown(void)
     free(G.table);
     G.table = NULL;
     G.cap = G.used = 0;
+    forget_meshes();
     G.classes_made = 0;
     G.cone_class = G.ellipsoid_class = G.hull_class = -1;
     memset(&G.stats, 0, sizeof G.stats);

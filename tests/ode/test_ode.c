@@ -1479,6 +1479,269 @@ START_TEST(same_answers_wherever_geoms_sit)
 }
 END_TEST
 
+/* ------------------------------------------------------------ dTriMesh */
+
+/* A floor of g x g cells over [-w/2, w/2]^2 at z = 0 (or a tilted plane
+ * z = slope x), inner vertices jittered by up to 0.3 cell in x and y, each
+ * cell cut along a random diagonal, counter-clockwise from +z. The arrays
+ * stay alive as ODE wants (the data is not copied). */
+#define FLOOR_G 16
+static double g_floor_v[(FLOOR_G + 1) * (FLOOR_G + 1) * 3];
+static dTriIndex g_floor_i[FLOOR_G * FLOOR_G * 6];
+
+static dGeomID make_floor(dSpaceID space, dTriMeshDataID *data, double w, double slope)
+{
+    const int g = FLOOR_G;
+    const double h = w / g;
+    for (int i = 0; i <= g; ++i)
+        for (int j = 0; j <= g; ++j) {
+            double x = -0.5 * w + i * h, y = -0.5 * w + j * h;
+            if (i > 0 && i < g && j > 0 && j < g)
+                x += (rnd() - 0.5) * 0.6 * h, y += (rnd() - 0.5) * 0.6 * h;
+            double *v = &g_floor_v[3 * (i * (g + 1) + j)];
+            v[0] = x, v[1] = y, v[2] = slope * x;
+        }
+    int t = 0;
+    for (int i = 0; i < g; ++i)
+        for (int j = 0; j < g; ++j) {
+            const dTriIndex a = (dTriIndex)(i * (g + 1) + j), b = a + (dTriIndex)(g + 1), c = b + 1, d = a + 1;
+            const dTriIndex q1[6] = {a, b, c, a, c, d}, q2[6] = {a, b, d, b, c, d};
+            memcpy(&g_floor_i[6 * t++], rnd() < 0.5 ? q1 : q2, sizeof q1);
+        }
+    *data = dGeomTriMeshDataCreate();
+    dGeomTriMeshDataBuildDouble(*data, g_floor_v, 3 * sizeof(double), (g + 1) * (g + 1), g_floor_i, 6 * g * g,
+                                3 * sizeof(dTriIndex));
+    return dCreateTriMesh(space, *data, NULL, NULL, NULL);
+}
+
+/* Hand-built contacts of the new classes with a tessellated floor: a cone
+ * standing 1 mm deep on its base, an ellipsoid tilted into it, a hull cube
+ * yawed on it, in both orders; the flags limit and CONTACTS_UNIMPORTANT; a
+ * geom above the floor or behind it (under a one-sided floor) gets none. */
+START_TEST(trimesh_contacts)
+{
+    setup();
+    mk_ode_install(NULL);
+    dTriMeshDataID data;
+    dGeomID floor = make_floor(0, &data, 8, 0);
+    const int tris = dGeomTriMeshGetTriangleCount(floor);
+    dContact c[16];
+    /* ODE's own sphere collider sees the same front: a sphere above gets +z */
+    dGeomID ball = dCreateSphere(0, 0.1);
+    dGeomSetPosition(ball, 0.31, -0.17, 0.099);
+    int n = dCollide(ball, floor, 16, &c[0].geom, sizeof(dContact));
+    ck_assert_int_ge(n, 1);
+    ck_assert_msg(c[0].geom.normal[2] > 0.999, "ODE's sphere normal z %g", c[0].geom.normal[2]);
+
+    dGeomID cone = mk_ode_create_cone(0, 0.2, 0.4);
+    dMatrix3 R;
+    dRFromAxisAndAngle(R, 0, 0, 1, 0.3);
+    dGeomSetRotation(cone, R);
+    dGeomSetPosition(cone, 0.23, 0.41, 0.2 - 0.001);
+    for (int order = 0; order < 2; ++order) {
+        n = order ? dCollide(floor, cone, 16, &c[0].geom, sizeof(dContact))
+                  : dCollide(cone, floor, 16, &c[0].geom, sizeof(dContact));
+        ck_assert_msg(n >= 3, "cone on floor: %d contacts", n);
+        for (int k = 0; k < n; ++k) {
+            const dContactGeom *g = &c[k].geom;
+            const double sz = order ? -1 : 1;
+            ck_assert_msg(fabs(g->normal[0]) < 1e-12 && fabs(g->normal[1]) < 1e-12 && fabs(g->normal[2] - sz) < 1e-12,
+                          "order %d contact %d normal %g %g %g", order, k, g->normal[0], g->normal[1], g->normal[2]);
+            ck_assert_msg(fabs(g->depth - 0.001) < 1e-12, "depth %.17g", g->depth);
+            ck_assert(fabs(g->pos[2] + 0.0005) < 1e-12);
+            /* on the base's rim */
+            const double rx = g->pos[0] - 0.23, ry = g->pos[1] - 0.41;
+            ck_assert_msg(fabs(sqrt(rx * rx + ry * ry) - 0.2) < 1e-9, "off the rim by %g", sqrt(rx * rx + ry * ry) - 0.2);
+            ck_assert_ptr_eq(g->g1, order ? floor : cone);
+            ck_assert_ptr_eq(g->g2, order ? cone : floor);
+            const int side = order ? g->side1 : g->side2;
+            ck_assert(side >= 0 && side < tris);
+            ck_assert_int_eq(order ? g->side2 : g->side1, -1);
+        }
+    }
+    ck_assert_int_eq(dCollide(cone, floor, 1, &c[0].geom, sizeof(dContact)), 1);
+    ck_assert_int_eq(dCollide(cone, floor, 16 | CONTACTS_UNIMPORTANT, &c[0].geom, sizeof(dContact)), 1);
+    dGeomSetPosition(cone, 0.23, 0.41, 0.2 + 1e-6);
+    ck_assert_int_eq(dCollide(cone, floor, 16, &c[0].geom, sizeof(dContact)), 0);
+
+    /* a tilted ellipsoid: one contact at its lowest point, the exact depth */
+    dGeomID ell = mk_ode_create_ellipsoid(0, 0.3, 0.2, 0.1);
+    dRFromAxisAndAngle(R, 1, 1, 0, 0.7);
+    dGeomSetRotation(ell, R);
+    /* lowest point along -z: the support of the ellipsoid, |diag(r) R^T z| */
+    double h2 = 0;
+    const double radii[3] = {0.3, 0.2, 0.1};
+    for (int k = 0; k < 3; ++k)
+        h2 += radii[k] * radii[k] * R[4 * 2 + k] * R[4 * 2 + k];
+    dGeomSetPosition(ell, -1.3, 0.7, sqrt(h2) - 0.003);
+    n = dCollide(ell, floor, 16, &c[0].geom, sizeof(dContact));
+    ck_assert_int_eq(n, 1);
+    ck_assert_msg(fabs(c[0].geom.depth - 0.003) < 1e-12 && c[0].geom.normal[2] > 1 - 1e-12, "depth %.17g",
+                  c[0].geom.depth);
+    /* under the floor (its back): nothing */
+    dGeomSetPosition(ell, -1.3, 0.7, -sqrt(h2) + 0.003);
+    ck_assert_int_eq(dCollide(ell, floor, 16, &c[0].geom, sizeof(dContact)), 0);
+
+    /* a hull cube yawed on the floor, 2 mm deep: its four bottom corners */
+    dGeomID hull = mk_ode_create_hull(0, kCube, 8);
+    dRFromAxisAndAngle(R, 0, 0, 1, 0.45);
+    dGeomSetRotation(hull, R);
+    dGeomSetPosition(hull, 1.1, -0.6, 0.1 - 0.002);
+    n = dCollide(hull, floor, 16, &c[0].geom, sizeof(dContact));
+    ck_assert_int_eq(n, 4);
+    for (int k = 0; k < n; ++k) {
+        ck_assert(fabs(c[k].geom.depth - 0.002) < 1e-12 && c[k].geom.normal[2] > 1 - 1e-12);
+        const double rx = c[k].geom.pos[0] - 1.1, ry = c[k].geom.pos[1] + 0.6;
+        ck_assert_msg(fabs(sqrt(rx * rx + ry * ry) - 0.1 * sqrt(2.0)) < 1e-9, "not a corner");
+    }
+    mk_ode_stats st = mk_ode_get_stats();
+    ck_assert(st.calls_by_class[dTriMeshClass] > 0 && st.failures == 0);
+    dGeomDestroy(hull);
+    dGeomDestroy(ell);
+    dGeomDestroy(cone);
+    dGeomDestroy(ball);
+    dGeomDestroy(floor);
+    mk_ode_forget_trimesh_data(data);
+    dGeomTriMeshDataDestroy(data);
+    teardown();
+}
+END_TEST
+
+/* A small simulation on a floor: a trimesh, or the plane z = 0. */
+typedef struct floor_sim {
+    dWorldID world;
+    dSpaceID space;
+    dJointGroupID joints;
+    double mu;
+    int contacts; /* in the last step */
+} floor_sim;
+
+static void floor_near(void *data, dGeomID a, dGeomID b)
+{
+    floor_sim *f = data;
+    dContact c[16];
+    const int n = dCollide(a, b, 16, &c[0].geom, sizeof(dContact));
+    for (int k = 0; k < n; ++k) {
+        c[k].surface.mode = dContactApprox1 | dContactSoftERP | dContactSoftCFM;
+        c[k].surface.mu = f->mu;
+        c[k].surface.soft_erp = 0.2;
+        c[k].surface.soft_cfm = 1e-5;
+        dJointAttach(dJointCreateContact(f->world, f->joints, &c[k]), dGeomGetBody(a), dGeomGetBody(b));
+    }
+    f->contacts += n;
+}
+
+static void floor_sim_init(floor_sim *f, double mu)
+{
+    f->world = dWorldCreate();
+    dWorldSetGravity(f->world, 0, 0, -9.81);
+    dWorldSetERP(f->world, 0.2);
+    dWorldSetCFM(f->world, 1e-5);
+    dWorldSetContactSurfaceLayer(f->world, 0.001);
+    dWorldSetQuickStepNumIterations(f->world, 20);
+    f->space = dHashSpaceCreate(0);
+    f->joints = dJointGroupCreate(0);
+    f->mu = mu;
+}
+
+static void floor_sim_step(floor_sim *f)
+{
+    f->contacts = 0;
+    dSpaceCollide(f->space, f, floor_near);
+    dWorldQuickStep(f->world, 1.0 / 240);
+    dJointGroupEmpty(f->joints);
+}
+
+static void floor_sim_free(floor_sim *f)
+{
+    dJointGroupDestroy(f->joints);
+    dSpaceDestroy(f->space);
+    dWorldDestroy(f->world);
+}
+
+static dBodyID body_for(floor_sim *f, dGeomID g, double x, double y, double z, double yaw)
+{
+    dBodyID b = dBodyCreate(f->world);
+    dMass m;
+    dMassSetBoxTotal(&m, 1, 0.2, 0.2, 0.2);
+    dBodySetMass(b, &m);
+    dGeomSetBody(g, b);
+    dBodySetPosition(b, x, y, z);
+    dMatrix3 R;
+    dRFromAxisAndAngle(R, 0, 0, 1, yaw);
+    dBodySetRotation(b, R);
+    return b;
+}
+
+static double body_tilt_deg(dBodyID b) { return acos(fmin(1.0, fabs(dBodyGetRotation(b)[10]))) * 180 / PI; }
+
+/* The new classes dropped on a tessellated floor settle as on the plane
+ * (convex_and_cone_rest_flat's bounds: height within 1.5 mm, tilt under
+ * 0.1 degree): a cone on its base, an ellipsoid on its shortest axis, a hull
+ * cube yawed. Then the same cube slides at 1.5 m/s over the tessellation,
+ * frictionless for 3 s, beside a twin on a dPlane: the edges inside the floor must
+ * not kick it (its height stays within 0.2 mm of the twin's, its tilt under
+ * 0.05 degree, its path within 1 mm of the twin's). */
+START_TEST(new_classes_rest_and_slide_on_a_trimesh)
+{
+    setup();
+    mk_ode_install(NULL);
+    floor_sim f;
+    floor_sim_init(&f, 0.8);
+    dTriMeshDataID data;
+    make_floor(f.space, &data, 8, 0);
+    dBodyID cone = body_for(&f, mk_ode_create_cone(f.space, 0.1, 0.3), -1, 0.5, 0.25, 0.2);
+    dBodyID ell = body_for(&f, mk_ode_create_ellipsoid(f.space, 0.15, 0.12, 0.08), 0.6, -0.9, 0.18, 0.7);
+    dBodyID cube = body_for(&f, mk_ode_create_hull(f.space, kCube, 8), 1.3, 1.1, 0.2, 0.35);
+    for (int s = 0; s < 480; ++s)
+        floor_sim_step(&f);
+    const double zc = dBodyGetPosition(cone)[2], ze = dBodyGetPosition(ell)[2], zb = dBodyGetPosition(cube)[2];
+    fprintf(stderr, "trimesh floor: cone z %.5f tilt %.4f deg, ellipsoid z %.5f tilt %.4f, cube z %.5f tilt %.4f\n", zc,
+            body_tilt_deg(cone), ze, body_tilt_deg(ell), zb, body_tilt_deg(cube));
+    ck_assert_msg(fabs(zc - 0.15) < 1.5e-3 && body_tilt_deg(cone) < 0.1, "cone at %g, %g deg", zc, body_tilt_deg(cone));
+    ck_assert_msg(fabs(ze - 0.08) < 1.5e-3 && body_tilt_deg(ell) < 0.1, "ellipsoid at %g, %g deg", ze,
+                  body_tilt_deg(ell));
+    ck_assert_msg(fabs(zb - 0.1) < 1.5e-3 && body_tilt_deg(cube) < 0.1, "cube at %g, %g deg", zb, body_tilt_deg(cube));
+    floor_sim_free(&f);
+
+    /* sliding: the mesh run and the plane run */
+    double path[2][3] = {{0}}, worst_dz = 0, worst_tilt = 0;
+    static double heights[2][721];
+    for (int run = 0; run < 2; ++run) {
+        floor_sim_init(&f, 0);
+        if (run == 0)
+            make_floor(f.space, &data, 8, 0);
+        else
+            dCreatePlane(f.space, 0, 0, 1, 0);
+        dBodyID b = body_for(&f, mk_ode_create_hull(f.space, kCube, 8), -3.5, -2.5, 0.0995, 0.35);
+        for (int s = 0; s < 60; ++s) /* settle */
+            floor_sim_step(&f);
+        dBodySetLinearVel(b, 1.5, 1.0, 0);
+        dBodySetAngularVel(b, 0, 0, 0);
+        for (int s = 0; s <= 720; ++s) {
+            floor_sim_step(&f);
+            heights[run][s] = dBodyGetPosition(b)[2];
+            if (run == 0)
+                worst_tilt = fmax(worst_tilt, body_tilt_deg(b));
+        }
+        for (int k = 0; k < 3; ++k)
+            path[run][k] = dBodyGetPosition(b)[k];
+        floor_sim_free(&f);
+    }
+    for (int s = 0; s <= 720; ++s)
+        worst_dz = fmax(worst_dz, fabs(heights[0][s] - heights[1][s]));
+    const double dx = path[0][0] - path[1][0], dy = path[0][1] - path[1][1];
+    fprintf(stderr, "sliding over the trimesh: ends %.4f %.4f (plane %.4f %.4f), height off the plane run by up to "
+                    "%.2e, tilt up to %.4f deg\n",
+            path[0][0], path[0][1], path[1][0], path[1][1], worst_dz, worst_tilt);
+    ck_assert_msg(path[0][0] > 0.9, "the cube slid only to x = %g", path[0][0]);
+    ck_assert_msg(sqrt(dx * dx + dy * dy) < 1e-3, "path %g off the plane's", sqrt(dx * dx + dy * dy));
+    ck_assert_msg(worst_dz < 2e-4, "height %g off the plane's", worst_dz);
+    ck_assert_msg(worst_tilt < 0.05, "tilt %g deg", worst_tilt);
+    teardown();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ode");
@@ -1498,6 +1761,7 @@ int main(void)
     tcase_add_test(api, rays_meet_registered_convexes);
     tcase_add_test(api, offset_and_transform_geoms);
     tcase_add_test(api, shutdown_and_reinit);
+    tcase_add_test(api, trimesh_contacts);
     suite_add_tcase(s, api);
     TCase *scenes = tcase_create("scenes");
     tcase_set_timeout(scenes, 600);
@@ -1508,6 +1772,7 @@ int main(void)
     tcase_add_test(scenes, mixed_bodies_in_a_bin);
     tcase_add_test(scenes, pair_times_add_up);
     tcase_add_test(scenes, same_answers_wherever_geoms_sit);
+    tcase_add_test(scenes, new_classes_rest_and_slide_on_a_trimesh);
     suite_add_tcase(s, scenes);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -21,8 +21,19 @@
  * the distance from the ray's start, normal = the geom's outward normal
  * there, g1 = the ray when it comes first; a ray starting inside gets the
  * point where it leaves with the normal pointing inward, unless its backface
- * culling is on). Not with dTriMesh or dHeightfield (no contact: minkowski
- * has no triangle mesh query yet). dRay against a registered dConvex goes the
+ * culling is on), and with dTriMesh (mk_collide_mesh, mesh.h: each
+ * triangle one-sided, its front counter-clockwise as ODE's own trimesh
+ * colliders see it; contacts push the minkowski geom out along the face's
+ * normal, or the normal of the convex edge or corner it touches, never
+ * catching on the edges inside a flat floor; side of the trimesh = the
+ * triangle's index; up to 64). The trimesh's triangles are read once per
+ * dTriMeshDataID through dGeomTriMeshGetTriangle and kept; they are read
+ * again when the triangle count or the first or last triangle changes, and
+ * after mk_ode_forget_trimesh_data (call it when you change vertices in
+ * place). dTriCallback / dTriArrayCallback filters are not consulted. Not
+ * with dHeightfield (no contact: ODE has no getter for a heightfield's
+ * heights, and its heightfield collider knows only its own classes).
+ * dRay against a registered dConvex goes the
  * same way (MK_ODE_RAY in mk_ode_options.pairs, not with keep_native): ODE
  * 0.16.2's own ray-convex collider misses most rays through convexes with
  * triangular faces, such as Qhull's hulls of point clouds (4 hits of 166
@@ -192,6 +203,10 @@ MK_API int mk_ode_register_convex(dGeomID convex, const dReal *points, int count
  * before dGeomDestroy: the table is keyed by address, and a later geom at the
  * same address would otherwise inherit the entry. */
 MK_API void mk_ode_forget_convex(dGeomID convex);
+/* Drops what the adapter read of a dTriMesh's triangles (read again at the
+ * next contact): after changing its vertices in place, or before
+ * dGeomTriMeshDataDestroy. mk_ode_shutdown drops them all. */
+MK_API void mk_ode_forget_trimesh_data(dTriMeshDataID data);
 
 #ifdef __cplusplus
 }
