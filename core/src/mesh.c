@@ -54,9 +54,23 @@
 #define MESH_PER_TRIANGLE (2 * MK_MANIFOLD_MAX_PATCH_POINTS)
 /* A normal within this of the face normal (1 - cos) is the face's. */
 #define MESH_FACE_COS 1e-10
-/* Slack of the edge and cone tests (cosines, and lengths relative to the
- * triangle's longest edge). */
+/* Contacts from two triangles closer than this (times the shape's half
+ * size) with normals within this (1 - cos, about 0.014 rad) are one: the
+ * same edge or corner met from both sides, whose two EPA normals differ by
+ * the queries' tolerance (1e-4 rad and 3.3e-5 apart seen on a cone of half
+ * size 0.3 deep on a terrain's ridge). */
+#define MESH_SAME_POINT 1e-3
+#define MESH_SAME_NORMAL 1e-4
+/* Slack of exact tests (flat edges, feet over a triangle: lengths relative
+ * to the triangle's longest edge). */
 #define MESH_EDGE_SLACK 1e-9
+/* Slack of the tests on EPA's answer, whose witness points and normals on a
+ * curved shape carry its tolerance: a foot within this (times the shape's
+ * half size) of an edge lies on it (2e-5 off seen on a cone of half size
+ * 0.3 whose contact was an edge), and a normal within this (radians, or
+ * cosines) of an edge's or a corner's cone lies in it. */
+#define MESH_FOOT_SLACK 1e-3
+#define MESH_CONE_SLACK 1e-4
 
 typedef struct mesh_node {
     mk_vec3 lo, hi;
@@ -378,6 +392,7 @@ typedef struct mesh_query {
     const mk_mesh *mesh;
     const mk_collide_settings *settings;
     mk_vec3 centre;  /* the shape's centre, mesh frame */
+    mk_real foot_slack; /* MESH_FOOT_SLACK times the shape's half size */
     mk_status budget; /* MK_OK, or the first budget status met */
 } mesh_query;
 
@@ -408,15 +423,16 @@ static int edge_kind(const mk_mesh *m, int t, int k, const mk_vec3 tv[3], mk_vec
 }
 
 /* Whether u lies in the cone of normals of the mesh's surface at vertex v:
- * no edge from v rises along u (<u, x - v> <= 0 for every neighbour x).
+ * no edge from v rises along u (<u, x - v> <= 0 for every neighbour x, to
+ * MESH_CONE_SLACK).
  * Then v is the surface's point nearest to any point v + s u (s > 0) close
  * enough, and its contact normal is u; a vertex inside a flat region or at
  * the bottom of a valley has no such u but the faces' own. */
-static int corner_cone(const mk_mesh *m, int v, mk_vec3 u, mk_real L)
+static int corner_cone(const mk_mesh *m, int v, mk_vec3 u)
 {
     const mk_vec3 p = m->vertices[v];
     for (int i = m->ring_start[v]; i < m->ring_start[v + 1]; ++i)
-        if (v3_dot(u, v3_sub(m->vertices[m->ring[i]], p)) > MESH_EDGE_SLACK * L)
+        if (v3_dot(u, v3_sub(m->vertices[m->ring[i]], p)) > MESH_CONE_SLACK * v3_len(v3_sub(m->vertices[m->ring[i]], p)))
             return 0;
     return 1;
 }
@@ -481,14 +497,14 @@ static mk_status triangle_contacts(mesh_query *q, int t, mk_mesh_contact *buf, i
         const mk_vec3 foot = pr.points[deepest].point_b;
         int on[3], edges = 0;
         for (int k = 0; k < 3; ++k)
-            edges += on[k] = v3_dot(v3_sub(foot, tv[k]), w[k]) >= -MESH_EDGE_SLACK * L;
+            edges += on[k] = v3_dot(v3_sub(foot, tv[k]), w[k]) >= -q->foot_slack;
         int ok = 0;
         if (edges == 1) { /* an edge: convex (or open), u within its cone */
             const int k = on[0] ? 0 : on[1] ? 1 : 2;
-            ok = (kind[k] == EDGE_OPEN || kind[k] == EDGE_CONVEX) && cu >= limit[k] - MESH_EDGE_SLACK;
+            ok = (kind[k] == EDGE_OPEN || kind[k] == EDGE_CONVEX) && cu >= limit[k] - MESH_CONE_SLACK;
         } else if (edges >= 2) { /* a corner (edges k and k + 1 meet at vertex k + 1): u within its cone */
             const int j = on[0] && on[1] ? 1 : on[1] && on[2] ? 2 : 0;
-            ok = corner_cone(m, vid[j], u, L);
+            ok = corner_cone(m, vid[j], u);
         }
         if (ok) {
             for (int i = 0; i < pr.count; ++i)
@@ -528,8 +544,9 @@ static mk_status triangle_contacts(mesh_query *q, int t, mk_mesh_contact *buf, i
 
 /* ------------------------------------------------------------ merging */
 
-/* Drops duplicates (one position within `tol` and one normal: the deeper
- * stays, ties the earlier), then keeps at most `keep`: the deepest, then
+/* Merges duplicates (one position within `tol` and one normal within
+ * MESH_SAME_NORMAL: their mean, the deeper depth), then keeps at most
+ * `keep`: the deepest, then
  * each time the one farthest from those kept (ties: the deeper, then the
  * earlier). The survivors keep their order. Returns their number. */
 static int reduce_contacts(mk_mesh_contact *c, int n, int keep, mk_real tol)
@@ -540,12 +557,16 @@ static int reduce_contacts(mk_mesh_contact *c, int n, int keep, mk_real tol)
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n && alive[i]; ++j) {
             if (!alive[j] || v3_len2(v3_sub(c[i].position, c[j].position)) > tol * tol ||
-                v3_dot(c[i].normal, c[j].normal) < 1 - MESH_FACE_COS)
+                v3_dot(c[i].normal, c[j].normal) < 1 - MESH_SAME_NORMAL)
                 continue;
-            if (c[j].depth > c[i].depth)
-                alive[i] = 0;
-            else
-                alive[j] = 0;
+            /* one contact: the two averaged (either triangle's EPA answer is as good; the mean does
+             * not depend on which triangle came first), the deeper depth, the lower triangle */
+            const mk_vec3 nn = v3_add(c[i].normal, c[j].normal);
+            c[i].position = v3_scale(v3_add(c[i].position, c[j].position), 0.5);
+            c[i].normal = v3_scale(nn, 1 / v3_len(nn));
+            c[i].depth = fmax(c[i].depth, c[j].depth);
+            c[i].triangle = c[i].triangle < c[j].triangle ? c[i].triangle : c[j].triangle;
+            alive[j] = 0;
         }
     int live = 0;
     for (int i = 0; i < n; ++i)
@@ -620,7 +641,8 @@ mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const m
         lo3[i] = v3_comp(q.xf.p, i) + down - pad, hi3[i] = v3_comp(q.xf.p, i) + up + pad;
     }
     const mk_vec3 lo = v3(lo3[0], lo3[1], lo3[2]), hi = v3(hi3[0], hi3[1], hi3[2]);
-    const mk_real tol = 1e-7 * shape_half_size(shape);
+    const mk_real tol = MESH_SAME_POINT * shape_half_size(shape);
+    q.foot_slack = MESH_FOOT_SLACK * shape_half_size(shape);
 
     mk_mesh_contact buf[MESH_BUFFER + MESH_PER_TRIANGLE];
     int n = 0;

@@ -390,6 +390,21 @@ static mk_transform pose_of(dGeomID g)
     return xf;
 }
 
+/* The box of a shape posed by xf along the axes of xf's frame: along each
+ * axis, the shape's support in the local direction that axis maps to (a row
+ * of R), plus the rounding radius. hints: 6 support hints, or NULL. */
+static void shape_box(const mk_shape *s, mk_transform xf, int *hints, dReal box[6])
+{
+    for (int r = 0; r < 3; ++r) {
+        const mk_vec3 row = {xf.R.m[r][0], xf.R.m[r][1], xf.R.m[r][2]};
+        const mk_vec3 hi = mk_shape_support(s, row, hints ? &hints[2 * r + 1] : NULL);
+        const mk_vec3 lo = mk_shape_support(s, (mk_vec3){-row.x, -row.y, -row.z}, hints ? &hints[2 * r] : NULL);
+        const double p = r == 0 ? xf.p.x : r == 1 ? xf.p.y : xf.p.z;
+        box[2 * r] = p + row.x * lo.x + row.y * lo.y + row.z * lo.z - s->radius;
+        box[2 * r + 1] = p + row.x * hi.x + row.y * hi.y + row.z * hi.z + s->radius;
+    }
+}
+
 /* The core shape of a geom (primitives are built in tmp), its pose, and its
  * local centre for the growth model. Returns 0 when the geom is not one the
  * adapter can translate, or its sizes are ones the core refuses and ODE
@@ -767,38 +782,41 @@ static void forget_meshes(void)
     G.num_meshes = G.mesh_cap = 0;
 }
 
-/* One of minkowski's classes (o1) against a dTriMesh (o2): mk_collide_mesh,
- * the contacts pushing o1 out of the mesh (ODE's normal, from g2 into g1),
- * side2 the triangle's index as ODE's own trimesh colliders give it. */
+/* Counts a call of one of minkowski's classes (o1) against a surface of
+ * class `cls`; returns the number of contacts ODE takes (1 with
+ * CONTACTS_UNIMPORTANT), at most MESH_CONTACTS_MAX, or 0 on a bad stride. */
 #define MESH_CONTACTS_MAX 64
-static int mesh_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
+static int surface_call(dGeomID o1, int cls, int flags, int skip)
 {
     if (skip < (int)sizeof(dContactGeom))
-        return fail();
-    int max = flags & 0xffff;
-    if (max < 1 || (flags & CONTACTS_UNIMPORTANT))
-        max = 1;
-    if (max > MESH_CONTACTS_MAX)
-        max = MESH_CONTACTS_MAX;
+        return 0;
     ++G.stats.calls;
-    ++G.stats.calls_by_class[dTriMeshClass];
-    if (flags & CONTACTS_UNIMPORTANT)
+    ++G.stats.calls_by_class[cls];
+    const int c1 = dGeomGetClass(o1);
+    if (c1 >= 0 && c1 < dGeomNumClasses)
+        ++G.stats.calls_by_class[c1];
+    if (flags & CONTACTS_UNIMPORTANT) {
         ++G.stats.boolean_calls;
-    const int cls = dGeomGetClass(o1);
-    if (cls >= 0 && cls < dGeomNumClasses)
-        ++G.stats.calls_by_class[cls];
+        return 1;
+    }
+    const int max = flags & 0xffff;
+    return max < 1 ? 1 : max > MESH_CONTACTS_MAX ? MESH_CONTACTS_MAX : max;
+}
+
+/* o1 against the mesh `mesh` posed by mxf: mk_collide_mesh, the contacts
+ * pushing o1 out (ODE's normal, from g2 into g1), side2 = the triangle's
+ * index when `sides`, else -1. */
+static int mesh_contacts(dGeomID o1, dGeomID o2, const mk_mesh *mesh, const mk_transform *mxf, int max, int sides,
+                         dContactGeom *contact, int skip)
+{
     mk_shape s;
     mk_transform xf;
     mk_vec3 centre;
     if (!shape_of(o1, &s, &xf, &centre))
         return fail();
-    const mk_transform mxf = pose_of(o2);
-    const mk_mesh *mesh = mesh_of(o2, &mxf);
-    if (!mesh)
-        return fail();
     mk_mesh_contact c[MESH_CONTACTS_MAX];
     int n = 0;
-    if (mk_collide_mesh(&s, &xf, mesh, &mxf, &G.settings, max, c, &n) >= MK_INVALID_INPUT)
+    if (mk_collide_mesh(&s, &xf, mesh, mxf, &G.settings, max, c, &n) >= MK_INVALID_INPUT)
         return fail();
     int written = 0;
     for (int i = 0; i < n; ++i) {
@@ -809,11 +827,161 @@ static int mesh_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contac
         out->normal[0] = c[i].normal.x, out->normal[1] = c[i].normal.y, out->normal[2] = c[i].normal.z;
         out->depth = c[i].depth;
         out->g1 = o1, out->g2 = o2;
-        out->side1 = -1, out->side2 = c[i].triangle;
+        out->side1 = -1, out->side2 = sides ? c[i].triangle : -1;
         ++written;
     }
     G.stats.contacts += (unsigned long long)written;
     return written;
+}
+
+/* One of minkowski's classes (o1) against a dTriMesh (o2), side2 the
+ * triangle's index as ODE's own trimesh colliders give it. */
+static int mesh_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
+{
+    const int max = surface_call(o1, dTriMeshClass, flags, skip);
+    if (!max)
+        return fail();
+    const mk_transform mxf = pose_of(o2);
+    const mk_mesh *mesh = mesh_of(o2, &mxf);
+    if (!mesh)
+        return fail();
+    return mesh_contacts(o1, o2, mesh, &mxf, max, 1, contact, skip);
+}
+
+/* ------------------------------------------------------------ dHeightfield */
+
+/* ODE has no getter for a heightfield's samples, grid or placement. The
+ * adapter reads ODE 0.16's own structures (heightfield.h: the first
+ * fields of dxHeightfieldData; collision_kernel.h: dxGeom's type, data,
+ * body and final_posr) and the samples through ODE's own
+ * dxHeightfieldData::GetHeight(int, int) (scale, offset, wrapping and the
+ * callback applied), and checks the reading at every use: the fields must
+ * hold what ODE's SetData computes from them, bit for bit (half sizes,
+ * spacings, their inverses, the aspect), and the geom's type, data and body
+ * what the public getters say. A reading that fails the checks gives no
+ * contact (counted in stats.failures). */
+typedef struct hf_data_head {
+    dReal width, depth, sample_width, sample_depth, zx_aspect, inv_sample_width, inv_sample_depth, half_width,
+        half_depth, min_height, max_height, thickness, scale, offset;
+    int width_samples, depth_samples, copy_data, wrap, height_mode;
+} hf_data_head;
+
+typedef struct geom_head {
+    const void *vtable;
+    int type, flags;
+    void *data;
+    dBodyID body;
+    const void *body_next;
+    const void *final_posr; /* NULL: not placeable (ODE takes it at the identity) */
+} geom_head;
+
+extern dReal stock_hf_sample(dHeightfieldDataID data, int x, int z) __asm__("_ZN17dxHeightfieldData9GetHeightEii");
+
+/* Cells of one contact query at most (a shape spanning more gets none,
+ * counted as a failure: 65,536 cells is 131,072 triangles). */
+#define HF_MAX_CELLS 65536
+
+static const hf_data_head *hf_data_of(dGeomID g)
+{
+    const hf_data_head *d = (const hf_data_head *)(const void *)dGeomHeightfieldGetHeightfieldData(g);
+    if (!d)
+        return NULL;
+    const int ok = d->width_samples >= 2 && d->depth_samples >= 2 && d->width_samples <= (1 << 24) &&
+                   d->depth_samples <= (1 << 24) && d->width > 0 && d->depth > 0 && isfinite(d->width) &&
+                   isfinite(d->depth) && d->half_width == d->width / 2 && d->half_depth == d->depth / 2 &&
+                   d->sample_width == d->width / (d->width_samples - 1.0) &&
+                   d->sample_depth == d->depth / (d->depth_samples - 1.0) &&
+                   d->inv_sample_width == 1 / d->sample_width && d->inv_sample_depth == 1 / d->sample_depth &&
+                   d->zx_aspect == d->sample_depth / d->sample_width && (d->wrap == 0 || d->wrap == 1) &&
+                   d->height_mode >= 0 && d->height_mode <= 4;
+    return ok ? d : NULL;
+}
+
+static int hf_pose(dGeomID g, mk_transform *xf)
+{
+    const geom_head *h = (const geom_head *)(const void *)g;
+    if (h->type != dHeightfieldClass || h->data != dGeomGetData(g) || h->body != dGeomGetBody(g))
+        return 0;
+    if (!h->final_posr) {
+        *xf = mk_transform_identity();
+        return 1;
+    }
+    *xf = pose_of(g);
+    return (const void *)dGeomGetPosition(g) == h->final_posr;
+}
+
+/* One of minkowski's classes (o1) against a dHeightfield (o2): the cells
+ * under the shape's box in the heightfield's frame (Y up; sample (i, j) at
+ * (i w - W/2, h(i, j), j d - D/2)), one more ring of cells around them so
+ * the patch's own border stays out of reach, cut as ODE cuts them (the
+ * diagonal from (i + 1, j) to (i, j + 1)), as an mk_mesh for this call. */
+static int heightfield_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
+{
+    const int max = surface_call(o1, dHeightfieldClass, flags, skip);
+    if (!max)
+        return fail();
+    const hf_data_head *d = hf_data_of(o2);
+    mk_transform hxf;
+    mk_shape s;
+    mk_transform xf;
+    mk_vec3 centre;
+    if (!d || !hf_pose(o2, &hxf) || !shape_of(o1, &s, &xf, &centre))
+        return fail();
+    mk_transform rel;
+    rel.R = (mk_mat3){{{0}}};
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            for (int k = 0; k < 3; ++k)
+                rel.R.m[r][c] += hxf.R.m[k][r] * xf.R.m[k][c];
+    rel.p = mk_rotate_inv(&hxf.R, (mk_vec3){xf.p.x - hxf.p.x, xf.p.y - hxf.p.y, xf.p.z - hxf.p.z});
+    dReal box[6];
+    shape_box(&s, rel, NULL, box);
+    if (box[2] > d->max_height)
+        return 0;
+    const double fi0 = floor((box[0] + d->half_width) * d->inv_sample_width) - 1;
+    const double fi1 = ceil((box[1] + d->half_width) * d->inv_sample_width) + 1;
+    const double fj0 = floor((box[4] + d->half_depth) * d->inv_sample_depth) - 1;
+    const double fj1 = ceil((box[5] + d->half_depth) * d->inv_sample_depth) + 1;
+    if (!(fi1 - fi0 <= 4096 && fj1 - fj0 <= 4096 && fabs(fi0) < 1e9 && fabs(fj0) < 1e9 &&
+          (fi1 - fi0) * (fj1 - fj0) <= HF_MAX_CELLS))
+        return fail();
+    int i0 = (int)fi0, i1 = (int)fi1, j0 = (int)fj0, j1 = (int)fj1;
+    if (!d->wrap) {
+        i0 = i0 < 0 ? 0 : i0, j0 = j0 < 0 ? 0 : j0;
+        i1 = i1 > d->width_samples - 1 ? d->width_samples - 1 : i1;
+        j1 = j1 > d->depth_samples - 1 ? d->depth_samples - 1 : j1;
+        if (i0 >= i1 || j0 >= j1)
+            return 0;
+    }
+    const int ni = i1 - i0 + 1, nj = j1 - j0 + 1, cells = (ni - 1) * (nj - 1);
+    mk_vec3 *v = malloc(sizeof *v * (size_t)(ni * nj));
+    int *idx = malloc(sizeof *idx * 6 * (size_t)cells);
+    mk_mesh *mesh = NULL;
+    int n = 0;
+    if (v && idx) {
+        dHeightfieldDataID data = dGeomHeightfieldGetHeightfieldData(o2);
+        for (int i = 0; i < ni; ++i)
+            for (int j = 0; j < nj; ++j)
+                v[i * nj + j] = (mk_vec3){(i0 + i) * d->sample_width - d->half_width,
+                                          stock_hf_sample(data, i0 + i, j0 + j),
+                                          (j0 + j) * d->sample_depth - d->half_depth};
+        int t = 0;
+        for (int i = 0; i + 1 < ni; ++i)
+            for (int j = 0; j + 1 < nj; ++j) {
+                const int a = i * nj + j, b = a + nj, c = a + 1, e = b + 1; /* (i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1) */
+                const int tri[6] = {a, c, b, e, b, c}; /* counter-clockwise seen from +Y */
+                memcpy(&idx[6 * t++], tri, sizeof tri);
+            }
+        if (mk_mesh_create(v, ni * nj, idx, 2 * cells, &mesh) != MK_OK)
+            mesh = NULL;
+    }
+    free(v);
+    free(idx);
+    if (!mesh)
+        return fail();
+    n = mesh_contacts(o1, o2, mesh, &hxf, max, 0, contact, skip);
+    mk_mesh_destroy(mesh);
+    return n;
 }
 
 /* ------------------------------------------------------------ geom classes */
@@ -831,14 +999,7 @@ static dColliderFn *class_collider(int num)
 static void class_aabb(dGeomID g, dReal aabb[6])
 {
     geom_data *d = dGeomGetClassData(g);
-    const dReal *p = dGeomGetPosition(g), *R = dGeomGetRotation(g);
-    for (int r = 0; r < 3; ++r) {
-        const mk_vec3 row = {R[4 * r], R[4 * r + 1], R[4 * r + 2]};
-        const mk_vec3 hi = mk_shape_support(&d->shape, row, &d->aabb_hint[2 * r + 1]);
-        const mk_vec3 lo = mk_shape_support(&d->shape, (mk_vec3){-row.x, -row.y, -row.z}, &d->aabb_hint[2 * r]);
-        aabb[2 * r] = p[r] + row.x * lo.x + row.y * lo.y + row.z * lo.z - d->shape.radius;
-        aabb[2 * r + 1] = p[r] + row.x * hi.x + row.y * hi.y + row.z * hi.z + d->shape.radius;
-    }
+    shape_box(&d->shape, pose_of(g), d->aabb_hint, aabb);
 }
 
 static void class_dtor(dGeomID g)
@@ -920,8 +1081,9 @@ mk_ode_options mk_ode_default_options(void)
 }
 
 /* Our classes collide with the six stock kinds and with each other through
- * mk_collider, with dRay through ray_collider and with dTriMesh through
- * mesh_collider, installed or not (ODE has nothing else for them). */
+ * mk_collider, with dRay through ray_collider, with dTriMesh through
+ * mesh_collider and with dHeightfield through heightfield_collider,
+ * installed or not (ODE has nothing else for them). */
 static void route_our_classes(void)
 {
     const int ours[] = {G.cone_class, G.ellipsoid_class, G.hull_class};
@@ -932,6 +1094,7 @@ static void route_our_classes(void)
             dSetColliderOverride(ours[i], ours[j], mk_collider);
         dSetColliderOverride(dRayClass, ours[i], ray_collider);
         dSetColliderOverride(ours[i], dTriMeshClass, mesh_collider);
+        dSetColliderOverride(ours[i], dHeightfieldClass, heightfield_collider);
     }
 }
 

@@ -30,9 +30,15 @@
  * dTriMeshDataID through dGeomTriMeshGetTriangle and kept; they are read
  * again when the triangle count or the first or last triangle changes, and
  * after mk_ode_forget_trimesh_data (call it when you change vertices in
- * place). dTriCallback / dTriArrayCallback filters are not consulted. Not
- * with dHeightfield (no contact: ODE has no getter for a heightfield's
- * heights, and its heightfield collider knows only its own classes).
+ * place). dTriCallback / dTriArrayCallback filters are not consulted. And
+ * with dHeightfield: the cells under the geom's box (one more ring around)
+ * cut as ODE cuts them, as a mesh for that call (side -1; a geom spanning
+ * more than 65,536 cells gets no contact, counted in stats.failures). ODE
+ * has no getter for a heightfield's samples, grid or placement: the adapter
+ * reads ODE 0.16's own structures and samples through ODE's own
+ * dxHeightfieldData::GetHeight, checking the reading at every use (the
+ * grid's fields must be what ODE computes from each other, bit for bit);
+ * a reading that fails gives no contact, counted in stats.failures.
  * dRay against a registered dConvex goes the
  * same way (MK_ODE_RAY in mk_ode_options.pairs, not with keep_native): ODE
  * 0.16.2's own ray-convex collider misses most rays through convexes with
