@@ -61,6 +61,8 @@
  * size 0.3 deep on a terrain's ridge). */
 #define MESH_SAME_POINT 1e-3
 #define MESH_SAME_NORMAL 1e-4
+/* Depths as close as this (times the shape's half size) are a tie. */
+#define MESH_DEPTH_TIE 1e-6
 /* Slack of exact tests (flat edges, feet over a triangle: lengths relative
  * to the triangle's longest edge). */
 #define MESH_EDGE_SLACK 1e-9
@@ -437,9 +439,16 @@ static int corner_cone(const mk_mesh *m, int v, mk_vec3 u)
     return 1;
 }
 
+/* A contact found, and whether its normal is a face's own (exact), not
+ * EPA's answer at an edge or a corner. */
+typedef struct candidate {
+    mk_mesh_contact c;
+    int exact;
+} candidate;
+
 /* Adds triangle t's contacts (mesh frame) to buf; returns a bad-input
  * status, else MK_OK. */
-static mk_status triangle_contacts(mesh_query *q, int t, mk_mesh_contact *buf, int *n)
+static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
 {
     const mk_mesh *m = q->mesh;
     const mk_vec3 N = m->normal[t];
@@ -508,7 +517,7 @@ static mk_status triangle_contacts(mesh_query *q, int t, mk_mesh_contact *buf, i
         }
         if (ok) {
             for (int i = 0; i < pr.count; ++i)
-                buf[(*n)++] = (mk_mesh_contact){pr.points[i].position, u, pr.points[i].depth, t};
+                buf[(*n)++] = (candidate){{pr.points[i].position, u, pr.points[i].depth, t}, 0};
             return MK_OK;
         }
     }
@@ -523,7 +532,7 @@ static mk_status triangle_contacts(mesh_query *q, int t, mk_mesh_contact *buf, i
             for (int k = 0; k < 3; ++k)
                 real_edge |= kind[k] != EDGE_FLAT && fabs(v3_dot(v3_sub(foot, tv[k]), w[k])) <= MESH_EDGE_SLACK * L;
             if (real_edge)
-                buf[(*n)++] = (mk_mesh_contact){pr.points[i].position, N, pr.points[i].depth, t};
+                buf[(*n)++] = (candidate){{pr.points[i].position, N, pr.points[i].depth, t}, 1};
         }
     /* 4. the plane over the triangle: the shape's feature below it (its
      * corners, a cap's rim, a curved shape's lowest point) where the feet
@@ -537,36 +546,36 @@ static mk_status triangle_contacts(mesh_query *q, int t, mk_mesh_contact *buf, i
         for (int k = 0; k < 3; ++k)
             over &= v3_dot(v3_sub(foot, tv[k]), w[k]) <= MESH_EDGE_SLACK * L;
         if (over)
-            buf[(*n)++] = (mk_mesh_contact){pr.points[i].position, N, pr.points[i].depth, t};
+            buf[(*n)++] = (candidate){{pr.points[i].position, N, pr.points[i].depth, t}, 1};
     }
     return MK_OK;
 }
 
 /* ------------------------------------------------------------ merging */
 
-/* Merges duplicates (one position within `tol` and one normal within
- * MESH_SAME_NORMAL: their mean, the deeper depth), then keeps at most
- * `keep`: the deepest, then
- * each time the one farthest from those kept (ties: the deeper, then the
- * earlier). The survivors keep their order. Returns their number. */
-static int reduce_contacts(mk_mesh_contact *c, int n, int keep, mk_real tol)
+/* Drops duplicates (one position within `tol` and one normal within
+ * MESH_SAME_NORMAL: the same edge or corner met by two triangles, or met by
+ * one and a face's contact next to it): the deeper stays, and of two as
+ * deep (to MESH_DEPTH_TIE half sizes) the one with a face's exact normal,
+ * else the earlier. Then keeps at most `keep`: the deepest, then each time
+ * the one farthest from those kept (ties: the deeper, then the earlier).
+ * The survivors keep their order. Returns their number. */
+static int reduce_contacts(candidate *cand, int n, int keep, mk_real tol, mk_real tie)
 {
     unsigned char alive[MESH_BUFFER + MESH_PER_TRIANGLE];
     for (int i = 0; i < n; ++i)
         alive[i] = 1;
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n && alive[i]; ++j) {
-            if (!alive[j] || v3_len2(v3_sub(c[i].position, c[j].position)) > tol * tol ||
-                v3_dot(c[i].normal, c[j].normal) < 1 - MESH_SAME_NORMAL)
+            const mk_mesh_contact *a = &cand[i].c, *b = &cand[j].c;
+            if (!alive[j] || v3_len2(v3_sub(a->position, b->position)) > tol * tol ||
+                v3_dot(a->normal, b->normal) < 1 - MESH_SAME_NORMAL)
                 continue;
-            /* one contact: the two averaged (either triangle's EPA answer is as good; the mean does
-             * not depend on which triangle came first), the deeper depth, the lower triangle */
-            const mk_vec3 nn = v3_add(c[i].normal, c[j].normal);
-            c[i].position = v3_scale(v3_add(c[i].position, c[j].position), 0.5);
-            c[i].normal = v3_scale(nn, 1 / v3_len(nn));
-            c[i].depth = fmax(c[i].depth, c[j].depth);
-            c[i].triangle = c[i].triangle < c[j].triangle ? c[i].triangle : c[j].triangle;
-            alive[j] = 0;
+            const int j_wins = fabs(a->depth - b->depth) <= tie ? cand[j].exact > cand[i].exact : b->depth > a->depth;
+            if (j_wins)
+                alive[i] = 0;
+            else
+                alive[j] = 0;
         }
     int live = 0;
     for (int i = 0; i < n; ++i)
@@ -576,7 +585,7 @@ static int reduce_contacts(mk_mesh_contact *c, int n, int keep, mk_real tol)
         mk_real gap[MESH_BUFFER + MESH_PER_TRIANGLE];
         int best = -1;
         for (int i = 0; i < n; ++i)
-            if (alive[i] && (best < 0 || c[i].depth > c[best].depth))
+            if (alive[i] && (best < 0 || cand[i].c.depth > cand[best].c.depth))
                 best = i;
         for (int taken = 0; taken < keep; ++taken) {
             chosen[best] = 1;
@@ -584,9 +593,9 @@ static int reduce_contacts(mk_mesh_contact *c, int n, int keep, mk_real tol)
             for (int i = 0; i < n; ++i) {
                 if (!alive[i] || chosen[i])
                     continue;
-                const mk_real d = v3_len2(v3_sub(c[i].position, c[best].position));
+                const mk_real d = v3_len2(v3_sub(cand[i].c.position, cand[best].c.position));
                 gap[i] = taken == 0 ? d : fmin(gap[i], d);
-                if (next < 0 || gap[i] > gap[next] || (gap[i] == gap[next] && c[i].depth > c[next].depth))
+                if (next < 0 || gap[i] > gap[next] || (gap[i] == gap[next] && cand[i].c.depth > cand[next].c.depth))
                     next = i;
             }
             best = next;
@@ -597,7 +606,7 @@ static int reduce_contacts(mk_mesh_contact *c, int n, int keep, mk_real tol)
     int k = 0;
     for (int i = 0; i < n; ++i)
         if (alive[i])
-            c[k++] = c[i];
+            cand[k++] = cand[i];
     return k;
 }
 
@@ -644,7 +653,8 @@ mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const m
     const mk_real tol = MESH_SAME_POINT * shape_half_size(shape);
     q.foot_slack = MESH_FOOT_SLACK * shape_half_size(shape);
 
-    mk_mesh_contact buf[MESH_BUFFER + MESH_PER_TRIANGLE];
+    candidate buf[MESH_BUFFER + MESH_PER_TRIANGLE];
+    const mk_real tie = MESH_DEPTH_TIE * shape_half_size(shape);
     int n = 0;
     int stack[MESH_STACK], sp = 0;
     stack[sp++] = 0;
@@ -662,19 +672,19 @@ mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const m
         }
         for (int t = nd->first; t < nd->first + nd->count; ++t) {
             if (n > MESH_BUFFER)
-                n = reduce_contacts(buf, n, MESH_BUFFER / 2, tol);
+                n = reduce_contacts(buf, n, MESH_BUFFER / 2, tol, tie);
             const mk_status st = triangle_contacts(&q, t, buf, &n);
             if (st != MK_OK) {
                 return st;
             }
         }
     }
-    n = reduce_contacts(buf, n, max_contacts, tol);
+    n = reduce_contacts(buf, n, max_contacts, tol, tie);
     for (int i = 0; i < n; ++i) {
-        out[i].position = v3_add(m3_mul(&mesh_xf->R, buf[i].position), mesh_xf->p);
-        out[i].normal = m3_mul(&mesh_xf->R, buf[i].normal);
-        out[i].depth = buf[i].depth;
-        out[i].triangle = mesh->source[buf[i].triangle];
+        out[i].position = v3_add(m3_mul(&mesh_xf->R, buf[i].c.position), mesh_xf->p);
+        out[i].normal = m3_mul(&mesh_xf->R, buf[i].c.normal);
+        out[i].depth = buf[i].c.depth;
+        out[i].triangle = mesh->source[buf[i].c.triangle];
     }
     *count = n;
     return q.budget;
