@@ -79,5 +79,6 @@ void section_support(const bench_opts *o);
 void section_penetration(const bench_opts *o);
 void section_contact(const bench_opts *o);
 void section_ray(const bench_opts *o);
+void section_mesh(const bench_opts *o);
 
 #endif

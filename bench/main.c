@@ -19,7 +19,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: mk_bench [options]\n"
             "  --quick          smoke run (few problems; whole run well under 30 s)\n"
-            "  --section NAME   only one section: gjk, support, penetration, contact, ray (default: all)\n"
+            "  --section NAME   only one section: gjk, support, penetration, contact, ray, mesh (default: all)\n"
             "  --family NAME    only one shape family: ellipsoids, boxes, hull-12, hull-60, hull-240,\n"
             "                   hull-1000 (sections gjk, penetration and ray)\n"
             "  --pairs N        problems per shape family and distance category (default 1000, quick 40)\n"
@@ -108,16 +108,16 @@ int main(int argc, char **argv)
         o.pairs = o.quick ? 40 : 1000;
     if (o.runs == 0)
         o.runs = o.quick ? 5 : 7;
-    const char *known[] = {"gjk", "support", "penetration", "contact", "ray"};
-    int run[5] = {1, 1, 1, 1, 1};
+    const char *known[] = {"gjk", "support", "penetration", "contact", "ray", "mesh"};
+    int run[6] = {1, 1, 1, 1, 1, 1};
     if (o.section) {
         int found = 0;
-        for (int k = 0; k < 5; ++k) {
+        for (int k = 0; k < 6; ++k) {
             run[k] = strcmp(o.section, known[k]) == 0;
             found |= run[k];
         }
         if (!found) {
-            fprintf(stderr, "mk_bench: unknown section '%s' (gjk, support, penetration, contact, ray)\n", o.section);
+            fprintf(stderr, "mk_bench: unknown section '%s' (gjk, support, penetration, contact, ray, mesh)\n", o.section);
             return 2;
         }
     }
@@ -140,6 +140,8 @@ int main(int argc, char **argv)
         section_contact(&o);
     if (run[4])
         section_ray(&o);
+    if (run[5])
+        section_mesh(&o);
     printf("\nmk_bench: done in %.1f s\n", (bench_now_ns() - t0) * 1e-9);
     return 0;
 }

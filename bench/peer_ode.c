@@ -135,3 +135,107 @@ int peer_ode_ray(void *ctx, int i, mk_vec3 o, mk_vec3 u, double len, double *t)
     *t = c.depth;
     return 1;
 }
+
+/* ------------------------------------------------------------ trimesh (the mesh section) */
+
+typedef struct ode_mesh_ctx {
+    dTriMeshDataID data;
+    dGeomID floor, geom;
+    dReal *v;
+    dTriIndex *idx;
+    dReal *planes, *points; /* the current dConvex's arrays */
+    unsigned *polys;
+    mk_vec3 centre; /* the current geom's origin in the shape's frame (a hull's centroid) */
+} ode_mesh_ctx;
+
+static void drop_mesh_geom(ode_mesh_ctx *x)
+{
+    if (x->geom)
+        dGeomDestroy(x->geom);
+    free(x->planes), free(x->points), free(x->polys);
+    x->geom = NULL, x->planes = x->points = NULL, x->polys = NULL;
+}
+
+void peer_ode_mesh_release(void *ctx)
+{
+    ode_mesh_ctx *x = ctx;
+    if (!x)
+        return;
+    drop_mesh_geom(x);
+    if (x->floor)
+        dGeomDestroy(x->floor);
+    if (x->data)
+        dGeomTriMeshDataDestroy(x->data);
+    free(x->v), free(x->idx);
+    free(x);
+    dCloseODE();
+}
+
+void *peer_ode_mesh_make(const mk_vec3 *v, int nv, const int *idx, int nt)
+{
+    dInitODE2(0);
+    dAllocateODEDataForThread(dAllocateMaskAll);
+    ode_mesh_ctx *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->v = malloc(sizeof(dReal) * 3 * (size_t)nv);
+    x->idx = malloc(sizeof(dTriIndex) * 3 * (size_t)nt);
+    if (!x->v || !x->idx) {
+        peer_ode_mesh_release(x);
+        return NULL;
+    }
+    for (int i = 0; i < nv; ++i)
+        x->v[3 * i] = v[i].x, x->v[3 * i + 1] = v[i].y, x->v[3 * i + 2] = v[i].z;
+    for (int i = 0; i < 3 * nt; ++i)
+        x->idx[i] = (dTriIndex)idx[i];
+    x->data = dGeomTriMeshDataCreate();
+    dGeomTriMeshDataBuildDouble(x->data, x->v, 3 * sizeof(dReal), nv, x->idx, 3 * nt, 3 * sizeof(dTriIndex));
+    /* its convex-trimesh collider wants the face angles (ODE aborts without them) */
+    dGeomTriMeshDataPreprocess2(x->data, 1u << dTRIDATAPREPROCESS_BUILD_FACE_ANGLES, NULL);
+    x->floor = dCreateTriMesh(0, x->data, NULL, NULL, NULL);
+    return x;
+}
+
+int peer_ode_mesh_shape(void *ctx, const mk_shape *s)
+{
+    ode_mesh_ctx *x = ctx;
+    drop_mesh_geom(x);
+    x->centre = b3(0, 0, 0);
+    if (s->type == MK_SHAPE_SPHERE) {
+        x->geom = dCreateSphere(0, s->radius);
+    } else if (s->type == MK_SHAPE_BOX) {
+        const mk_vec3 h = s->u.box.half_extents;
+        x->geom = dCreateBox(0, 2 * h.x, 2 * h.y, 2 * h.z);
+    } else if (s->type == MK_SHAPE_HULL) {
+        const mk_hull *h = s->u.hull.hull;
+        convex_arrays(h, &x->planes, &x->points, &x->polys);
+        if (!x->planes || !x->points || !x->polys)
+            return 0;
+        x->geom = dCreateConvex(0, x->planes, (unsigned)h->num_faces, x->points, (unsigned)h->num_vertices, x->polys);
+        x->centre = h->centroid;
+    }
+    return x->geom != NULL;
+}
+
+int peer_ode_mesh_collide(void *ctx, const mk_transform *xf, int max, double *depth, mk_vec3 *normal)
+{
+    ode_mesh_ctx *x = ctx;
+    dMatrix3 R;
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c)
+            R[4 * r + c] = xf->R.m[r][c];
+        R[4 * r + 3] = 0;
+    }
+    const mk_vec3 c = x->centre, p = xf->p;
+    dGeomSetRotation(x->geom, R);
+    dGeomSetPosition(x->geom, p.x + xf->R.m[0][0] * c.x + xf->R.m[0][1] * c.y + xf->R.m[0][2] * c.z,
+                     p.y + xf->R.m[1][0] * c.x + xf->R.m[1][1] * c.y + xf->R.m[1][2] * c.z,
+                     p.z + xf->R.m[2][0] * c.x + xf->R.m[2][1] * c.y + xf->R.m[2][2] * c.z);
+    dContactGeom cg[64];
+    const int n = dCollide(x->geom, x->floor, max < 64 ? max : 64, cg, sizeof cg[0]);
+    for (int k = 0; k < n; ++k) {
+        depth[k] = cg[k].depth;
+        normal[k] = b3(cg[k].normal[0], cg[k].normal[1], cg[k].normal[2]); /* from g2 (the floor) into g1 */
+    }
+    return n;
+}

@@ -11,8 +11,10 @@
  * three axes) picks the triangles; each with the shape's centre in front of
  * it (normal N) is met so:
  *  1. the shape's depth below the triangle's plane from one support call
- *     along -N; a shape above the plane (beyond the speculative distance)
- *     gets nothing from this triangle;
+ *     along -N (kept for the next triangle with the same normal); a shape
+ *     above the plane (beyond the speculative distance) gets nothing from
+ *     this triangle, and a triangle whose three edges are flat (inside a
+ *     floor) goes straight to step 4: no other normal is its to give;
  *  2. mk_collide_patch against the triangle extruded away from the shape (a
  *     prism, a hand-built hull of 6 vertices and 5 faces, thickness twice the
  *     plane depth plus 5% of the triangle's longest edge, so its far face is
@@ -21,13 +23,15 @@
  *  3. u other than N is kept when it belongs to the feature the deepest
  *     point's foot lies on: an edge that is convex (or open) with u in its
  *     Voronoi cone (<u, N> >= <N', N>, N' the face beyond), or a corner with
- *     no edge of its one-ring rising along u (corner_cone); the patch's
- *     points then stand;
+ *     no edge of its one-ring rising along u (corner_cone), or a point of
+ *     one of the corner's edges within the feet's slack of it (u across the
+ *     edge, in its cone); the patch's points then stand;
  *  4. otherwise (u = N, or a u the surface does not have there, which is
  *     what catches shapes on the inner edges of a flat floor or a valley)
  *     the triangle answers as the plane it spans: the shape's feature below
- *     it (mk_collide_plane_patch) where the feet lie over the triangle, with
- *     normal N; with u = N also the patch's points on the triangle's edges
+ *     it (mk_collide_plane_patch, kept for the next triangle in the same
+ *     plane) where the feet lie over the triangle, with normal N; with u = N
+ *     also the patch's points on the triangle's edges
  *     other than flat ones (corners of the contact region at the mesh's
  *     border or a crease).
  * Contacts gather in a bounded buffer, merged and reduced (reduce_contacts)
@@ -80,6 +84,18 @@ typedef struct mesh_node {
     int first, count;
 } mesh_node;
 
+/* A triangle's edges as the queries see them (mk_mesh_create computes
+ * them once: triangles are one-sided): edge k from corner k to k + 1, its
+ * outward direction in the plane, its kind and cone (edge_kind), and the
+ * longest edge's length. */
+typedef struct tri_info {
+    mk_vec3 w[3];
+    mk_real limit[3];
+    mk_real longest;
+    unsigned char kind[3];
+    unsigned char all_flat;
+} tri_info;
+
 struct mk_mesh {
     int num_vertices, num_triangles, num_nodes;
     mk_vec3 *vertices;
@@ -88,8 +104,37 @@ struct mk_mesh {
     int *source;   /* the input index of each triangle */
     int *ring_start, *ring; /* the vertices an edge joins to v: ring[ring_start[v] .. ring_start[v + 1]) */
     mk_vec3 *normal;
+    tri_info *info;
     mesh_node *nodes;
 };
+
+enum { EDGE_OPEN, EDGE_FLAT, EDGE_CONVEX, EDGE_CONCAVE };
+
+/* Edge k of triangle t (vertices tv, normal N): open (no single
+ * neighbour), flat (the neighbour in the plane), convex or concave; for open
+ * and convex edges *cos_limit is the cosine between N and the face beyond
+ * (0 for open edges: the plane turned down 90 degrees). */
+static int edge_kind(const struct mk_mesh *m, int t, int k, const mk_vec3 tv[3], mk_vec3 N, mk_real L,
+                     mk_real *cos_limit)
+{
+    *cos_limit = 0;
+    const int opp = m->opposite[3 * t + k];
+    if (opp < 0)
+        return EDGE_OPEN;
+    const mk_vec3 a = tv[k], e = v3_sub(tv[(k + 1) % 3], a), q = v3_sub(m->vertices[opp], a);
+    const mk_real h = v3_dot(N, q);
+    if (fabs(h) <= MESH_EDGE_SLACK * L)
+        return EDGE_FLAT;
+    if (h > 0)
+        return EDGE_CONCAVE;
+    mk_vec3 n2 = v3_cross(e, q);
+    n2 = v3_scale(n2, 1 / v3_len(n2));
+    if (v3_dot(n2, v3_sub(tv[(k + 2) % 3], a)) > 0) /* outward: away from this triangle */
+        n2 = v3_neg(n2);
+    *cos_limit = v3_dot(n2, N);
+    return EDGE_CONVEX;
+}
+
 
 /* ------------------------------------------------------------ building */
 
@@ -186,6 +231,7 @@ void mk_mesh_destroy(mk_mesh *m)
     free(m->nodes);
     free(m->ring_start);
     free(m->ring);
+    free(m->info);
     free(m);
 }
 
@@ -316,6 +362,24 @@ mk_status mk_mesh_create(const mk_vec3 *vertices, int num_vertices, const int *i
             m->ring[weld[edges[i].lo]++] = edges[i].hi;
             m->ring[weld[edges[i].hi]++] = edges[i].lo;
         }
+    m->info = malloc(sizeof *m->info * (size_t)nt);
+    if (!m->info)
+        goto done;
+    for (int t = 0; t < nt; ++t) {
+        tri_info *ti = &m->info[t];
+        const mk_vec3 N = m->normal[t];
+        const mk_vec3 tv[3] = {m->vertices[m->tri[3 * t]], m->vertices[m->tri[3 * t + 1]],
+                               m->vertices[m->tri[3 * t + 2]]};
+        ti->longest = 0;
+        for (int k = 0; k < 3; ++k) {
+            const mk_vec3 e = v3_sub(tv[(k + 1) % 3], tv[k]), c = v3_cross(e, N);
+            ti->longest = fmax(ti->longest, v3_len(e));
+            ti->w[k] = v3_scale(c, 1 / v3_len(c));
+        }
+        for (int k = 0; k < 3; ++k)
+            ti->kind[k] = (unsigned char)edge_kind(m, t, k, tv, N, ti->longest, &ti->limit[k]);
+        ti->all_flat = ti->kind[0] == EDGE_FLAT && ti->kind[1] == EDGE_FLAT && ti->kind[2] == EDGE_FLAT;
+    }
     *out = m;
     m = NULL;
     st = MK_OK;
@@ -395,34 +459,15 @@ typedef struct mesh_query {
     const mk_collide_settings *settings;
     mk_vec3 centre;  /* the shape's centre, mesh frame */
     mk_real foot_slack; /* MESH_FOOT_SLACK times the shape's half size */
+    int low_valid;      /* the shape's lowest value along the last triangle's normal */
+    mk_vec3 low_n;
+    mk_real low;
+    int plane_valid;    /* the last plane's patch (plane_contacts) */
+    mk_vec3 plane_n;
+    mk_real plane_c;
+    mk_contact_patch_result plane;
     mk_status budget; /* MK_OK, or the first budget status met */
 } mesh_query;
-
-enum { EDGE_OPEN, EDGE_FLAT, EDGE_CONVEX, EDGE_CONCAVE };
-
-/* Edge k of triangle t (vertices tv, normal N): open (no single
- * neighbour), flat (the neighbour in the plane), convex or concave; for open
- * and convex edges *cos_limit is the cosine between N and the face beyond
- * (0 for open edges: the plane turned down 90 degrees). */
-static int edge_kind(const mk_mesh *m, int t, int k, const mk_vec3 tv[3], mk_vec3 N, mk_real L, mk_real *cos_limit)
-{
-    *cos_limit = 0;
-    const int opp = m->opposite[3 * t + k];
-    if (opp < 0)
-        return EDGE_OPEN;
-    const mk_vec3 a = tv[k], e = v3_sub(tv[(k + 1) % 3], a), q = v3_sub(m->vertices[opp], a);
-    const mk_real h = v3_dot(N, q);
-    if (fabs(h) <= MESH_EDGE_SLACK * L)
-        return EDGE_FLAT;
-    if (h > 0)
-        return EDGE_CONCAVE;
-    mk_vec3 n2 = v3_cross(e, q);
-    n2 = v3_scale(n2, 1 / v3_len(n2));
-    if (v3_dot(n2, v3_sub(tv[(k + 2) % 3], a)) > 0) /* outward: away from this triangle */
-        n2 = v3_neg(n2);
-    *cos_limit = v3_dot(n2, N);
-    return EDGE_CONVEX;
-}
 
 /* Whether u lies in the cone of normals of the mesh's surface at vertex v:
  * no edge from v rises along u (<u, x - v> <= 0 for every neighbour x, to
@@ -446,6 +491,32 @@ typedef struct candidate {
     int exact;
 } candidate;
 
+/* 4. The plane over triangle t: the shape's feature below the plane <N, x>
+ * = c (its corners, a cap's rim, a curved shape's lowest point) where the
+ * feet lie over the triangle, with normal N. The plane's patch is kept for
+ * the next triangle in the same plane (a floor's). */
+static mk_status plane_contacts(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3 N, mk_real c, const mk_vec3 w[3],
+                                mk_real L, candidate *buf, int *n)
+{
+    if (!q->plane_valid || memcmp(&q->plane_n, &N, sizeof N) != 0 || memcmp(&q->plane_c, &c, sizeof c) != 0) {
+        const mk_status st =
+            mk_collide_plane_patch(q->shape, &q->xf, N, c, q->settings, MK_MANIFOLD_MAX_PATCH_POINTS, &q->plane);
+        if (st >= MK_INVALID_INPUT)
+            return st;
+        q->plane_valid = 1, q->plane_n = N, q->plane_c = c;
+    }
+    const mk_contact_patch_result *pr = &q->plane;
+    for (int i = 0; i < pr->count; ++i) {
+        const mk_vec3 foot = pr->points[i].point_b;
+        int over = 1;
+        for (int k = 0; k < 3; ++k)
+            over &= v3_dot(v3_sub(foot, tv[k]), w[k]) <= MESH_EDGE_SLACK * L;
+        if (over)
+            buf[(*n)++] = (candidate){{pr->points[i].position, N, pr->points[i].depth, t}, 1};
+    }
+    return MK_OK;
+}
+
 /* Adds triangle t's contacts (mesh frame) to buf; returns a bad-input
  * status, else MK_OK. */
 static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
@@ -456,22 +527,28 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
     const mk_vec3 tv[3] = {m->vertices[vid[0]], m->vertices[vid[1]], m->vertices[vid[2]]};
     if (v3_dot(N, v3_sub(q->centre, tv[0])) < 0) /* the shape's centre is behind: the back is no side */
         return MK_OK;
-    /* 1. the plane's depth */
-    const mk_vec3 dl = m3_tmul(&q->xf.R, v3_neg(N));
-    const mk_vec3 low = v3_add(m3_mul(&q->xf.R, shape_support(q->shape, dl, NULL)), q->xf.p);
+    /* 1. the plane's depth (the shape's lowest point along N kept for the
+     * next triangle facing the same way) */
+    if (!q->low_valid || memcmp(&q->low_n, &N, sizeof N) != 0) {
+        const mk_vec3 dl = m3_tmul(&q->xf.R, v3_neg(N));
+        const mk_vec3 low = v3_add(m3_mul(&q->xf.R, shape_support(q->shape, dl, NULL)), q->xf.p);
+        q->low_valid = 1, q->low_n = N, q->low = v3_dot(N, low) - q->shape->radius;
+    }
     const mk_real plane = v3_dot(N, tv[0]);
-    const mk_real depth = plane - (v3_dot(N, low) - q->shape->radius);
+    const mk_real depth = plane - q->low;
     if (!(depth >= -q->settings->speculative))
         return MK_OK;
 
-    mk_vec3 w[3];
-    mk_real L = 0;
-    for (int k = 0; k < 3; ++k) {
-        const mk_vec3 e = v3_sub(tv[(k + 1) % 3], tv[k]);
-        L = fmax(L, v3_len(e));
-        const mk_vec3 c = v3_cross(e, N);
-        w[k] = v3_scale(c, 1 / v3_len(c));
-    }
+    const tri_info *ti = &m->info[t];
+    const mk_vec3 *w = ti->w;
+    const mk_real L = ti->longest;
+    const unsigned char *kind = ti->kind;
+    const mk_real *limit = ti->limit;
+    /* A triangle whose edges are all flat (inside a floor) takes no normal
+     * but its face's and has no corners of a contact region on its edges:
+     * the plane answers for it alone. */
+    if (ti->all_flat)
+        return plane_contacts(q, t, tv, N, plane, w, L, buf, n);
     /* 2. the prism */
     prism p;
     make_prism(&p, tv, N, w, 2 * fmax(depth, 0) + 0.05 * L);
@@ -489,10 +566,6 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
     if (pr.count == 0)
         return MK_OK;
     /* 3. the normal's cone */
-    int kind[3];
-    mk_real limit[3];
-    for (int k = 0; k < 3; ++k)
-        kind[k] = edge_kind(m, t, k, tv, N, L, &limit[k]);
     const mk_vec3 u = v3_neg(pr.normal);
     const mk_real cu = v3_dot(u, N);
     const int face = cu >= 1 - MESH_FACE_COS;
@@ -511,9 +584,18 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
         if (edges == 1) { /* an edge: convex (or open), u within its cone */
             const int k = on[0] ? 0 : on[1] ? 1 : 2;
             ok = (kind[k] == EDGE_OPEN || kind[k] == EDGE_CONVEX) && cu >= limit[k] - MESH_CONE_SLACK;
-        } else if (edges >= 2) { /* a corner (edges k and k + 1 meet at vertex k + 1): u within its cone */
+        } else if (edges >= 2) {
+            /* a corner (edges k and k + 1 meet at vertex k + 1): u within its
+             * cone; or a point of either edge next to the corner (the slack
+             * holds both): u across that edge and within its cone */
             const int j = on[0] && on[1] ? 1 : on[1] && on[2] ? 2 : 0;
             ok = corner_cone(m, vid[j], u);
+            for (int e = 0; e < 2 && !ok; ++e) {
+                const int k = (j + 2 + e) % 3; /* the edges into and out of corner j */
+                const mk_vec3 d = v3_sub(tv[(k + 1) % 3], tv[k]);
+                ok = (kind[k] == EDGE_OPEN || kind[k] == EDGE_CONVEX) && cu >= limit[k] - MESH_CONE_SLACK &&
+                     fabs(v3_dot(u, d)) <= MESH_CONE_SLACK * v3_len(d);
+            }
         }
         if (ok) {
             for (int i = 0; i < pr.count; ++i)
@@ -534,30 +616,16 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
             if (real_edge)
                 buf[(*n)++] = (candidate){{pr.points[i].position, N, pr.points[i].depth, t}, 1};
         }
-    /* 4. the plane over the triangle: the shape's feature below it (its
-     * corners, a cap's rim, a curved shape's lowest point) where the feet
-     * lie over the triangle */
-    st = mk_collide_plane_patch(q->shape, &q->xf, N, plane, q->settings, MK_MANIFOLD_MAX_PATCH_POINTS, &pr);
-    if (st >= MK_INVALID_INPUT)
-        return st;
-    for (int i = 0; i < pr.count; ++i) {
-        const mk_vec3 foot = pr.points[i].point_b;
-        int over = 1;
-        for (int k = 0; k < 3; ++k)
-            over &= v3_dot(v3_sub(foot, tv[k]), w[k]) <= MESH_EDGE_SLACK * L;
-        if (over)
-            buf[(*n)++] = (candidate){{pr.points[i].position, N, pr.points[i].depth, t}, 1};
-    }
-    return MK_OK;
+    return plane_contacts(q, t, tv, N, plane, w, L, buf, n);
 }
 
 /* ------------------------------------------------------------ merging */
 
 /* Drops duplicates (one position within `tol` and one normal within
  * MESH_SAME_NORMAL: the same edge or corner met by two triangles, or met by
- * one and a face's contact next to it): the deeper stays, and of two as
- * deep (to MESH_DEPTH_TIE half sizes) the one with a face's exact normal,
- * else the earlier. Then keeps at most `keep`: the deepest, then each time
+ * one and a face's contact next to it): the deeper stays (ties: the
+ * earlier), but of two as deep to MESH_DEPTH_TIE half sizes of which one
+ * has a face's exact normal, that one. Then keeps at most `keep`: the deepest, then each time
  * the one farthest from those kept (ties: the deeper, then the earlier).
  * The survivors keep their order. Returns their number. */
 static int reduce_contacts(candidate *cand, int n, int keep, mk_real tol, mk_real tie)
@@ -571,7 +639,9 @@ static int reduce_contacts(candidate *cand, int n, int keep, mk_real tol, mk_rea
             if (!alive[j] || v3_len2(v3_sub(a->position, b->position)) > tol * tol ||
                 v3_dot(a->normal, b->normal) < 1 - MESH_SAME_NORMAL)
                 continue;
-            const int j_wins = fabs(a->depth - b->depth) <= tie ? cand[j].exact > cand[i].exact : b->depth > a->depth;
+            const int j_wins = fabs(a->depth - b->depth) <= tie && cand[j].exact != cand[i].exact
+                                   ? cand[j].exact
+                                   : b->depth > a->depth;
             if (j_wins)
                 alive[i] = 0;
             else
@@ -630,7 +700,7 @@ mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const m
         return MK_INVALID_INPUT;
 
     mesh_query q;
-    q.shape = shape, q.mesh = mesh, q.settings = &s, q.budget = MK_OK;
+    q.shape = shape, q.mesh = mesh, q.settings = &s, q.budget = MK_OK, q.plane_valid = 0, q.low_valid = 0;
     q.xf.R = m3_tmul_m3(&mesh_xf->R, &xf->R);
     q.xf.p = m3_tmul(&mesh_xf->R, v3_sub(xf->p, mesh_xf->p));
     mk_vec3 c = v3(0, 0, 0);
