@@ -144,8 +144,8 @@ void *peer_ode_ray_make(const bench_pool *pool, int n, const int *shape, const m
 void peer_ode_ray_release(void *ctx);
 int peer_ode_ray(void *ctx, int i, mk_vec3 o, mk_vec3 u, double len, double *t);
 /* ODE's trimesh colliders (the mesh section): a dTriMesh of the floor, and
- * one geom at a time (a dSphere, a dBox, or a dConvex of a hull about its
- * centroid; 0 for other shapes); collide writes up to max contacts' depths
+ * one geom at a time (a dSphere, dBox, dCapsule, dCylinder, or a dConvex of
+ * a hull about its centroid; 0 for other shapes); collide writes up to max contacts' depths
  * and world normals (pushing the geom out) and returns their number. */
 void *peer_ode_mesh_make(const mk_vec3 *v, int nv, const int *idx, int nt);
 int peer_ode_mesh_shape(void *ctx, const mk_shape *s);

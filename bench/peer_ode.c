@@ -206,6 +206,10 @@ int peer_ode_mesh_shape(void *ctx, const mk_shape *s)
     } else if (s->type == MK_SHAPE_BOX) {
         const mk_vec3 h = s->u.box.half_extents;
         x->geom = dCreateBox(0, 2 * h.x, 2 * h.y, 2 * h.z);
+    } else if (s->type == MK_SHAPE_CAPSULE) {
+        x->geom = dCreateCapsule(0, s->radius, 2 * s->u.capsule.half_height);
+    } else if (s->type == MK_SHAPE_CYLINDER && s->radius == 0) {
+        x->geom = dCreateCylinder(0, s->u.cylinder.radius, 2 * s->u.cylinder.half_height);
     } else if (s->type == MK_SHAPE_HULL) {
         const mk_hull *h = s->u.hull.hull;
         convex_arrays(h, &x->planes, &x->points, &x->polys);

@@ -2,7 +2,8 @@
  * triangle-mesh floor, beside ODE's own trimesh colliders for the shapes ODE
  * has (dSphere: its sphere-trimesh collider; dBox: its box-trimesh
  * collider; a dConvex of the same hull: libccd's MPR per triangle), same
- * floor, same poses, same run.
+ * floor, same poses, same run (and its capsule- and cylinder-trimesh
+ * colliders).
  *
  * The floor: 32 x 32 cells of 0.25 m (2,048 triangles) at z = 0, inner
  * vertices jittered by up to 0.3 cell, each cell cut along a random
@@ -99,14 +100,19 @@ void section_mesh(const bench_opts *o)
         pts[k] = b3_scale(or_unit(&r), or_uniform(&r, 0.15, 0.2));
     mk_hull *hull = NULL;
     mk_hull_create(pts, 40, &hull);
-    mk_shape shapes[5];
+    enum { NS = 7, NODE = 5 }; /* the first NODE shapes are ODE's too */
+    mk_shape shapes[NS];
     mk_shape_sphere(&shapes[0], 0.15);
     mk_shape_box(&shapes[1], b3(0.2, 0.15, 0.1), 0);
-    mk_shape_hull(&shapes[2], hull, 0);
-    mk_shape_cone(&shapes[3], 0.15, 0.15, 0);
-    mk_shape_ellipsoid(&shapes[4], b3(0.2, 0.15, 0.1));
-    const char *names[5] = {"sphere r 0.15", "box 0.4 x 0.3 x 0.2", "hull of 40 points", "cone", "ellipsoid"};
-    const char *ode_names[3] = {"ODE dSphere vs dTriMesh", "ODE dBox vs dTriMesh", "ODE dConvex vs dTriMesh (ccd)"};
+    mk_shape_capsule(&shapes[2], 0.1, 0.15);
+    mk_shape_cylinder(&shapes[3], 0.15, 0.1, 0);
+    mk_shape_hull(&shapes[4], hull, 0);
+    mk_shape_cone(&shapes[5], 0.15, 0.15, 0);
+    mk_shape_ellipsoid(&shapes[6], b3(0.2, 0.15, 0.1));
+    const char *names[NS] = {"sphere r 0.15",     "box 0.4 x 0.3 x 0.2", "capsule r 0.1, 0.3", "cylinder r 0.15, 0.2",
+                             "hull of 40 points", "cone r 0.15, 0.3",    "ellipsoid 0.2 0.15 0.1"};
+    const char *ode_names[NODE] = {"ODE dSphere vs dTriMesh", "ODE dBox vs dTriMesh", "ODE dCapsule vs dTriMesh",
+                                   "ODE dCylinder vs dTriMesh", "ODE dConvex vs dTriMesh (ccd)"};
     const int n = o->quick ? 40 : o->pairs < 300 ? o->pairs : 300;
     mesh_case *cases = malloc(sizeof *cases * (size_t)n);
     if (!cases || !hull) {
@@ -119,7 +125,7 @@ void section_mesh(const bench_opts *o)
 #ifdef MK_BENCH_HAVE_ODE
     void *od = peer_ode_mesh_make(fl.v, (MESH_G + 1) * (MESH_G + 1), fl.idx, 2 * MESH_G * MESH_G);
 #endif
-    for (int s = 0; s < 5; ++s) {
+    for (int s = 0; s < NS; ++s) {
         for (int i = 0; i < n; ++i) {
             mk_transform xf = or_pose(&r, b3(or_uniform(&r, -3, 3), or_uniform(&r, -3, 3), 0));
             const double low = -or_support_value(&shapes[s], &xf, b3(0, 0, -1));
@@ -156,7 +162,7 @@ void section_mesh(const bench_opts *o)
         snprintf(label, sizeof label, "ours: %s", names[s]);
         print_row(label, &row);
 #ifdef MK_BENCH_HAVE_ODE
-        if (od && s < 3 && peer_ode_mesh_shape(od, &shapes[s])) {
+        if (od && s < NODE && peer_ode_mesh_shape(od, &shapes[s])) {
             mesh_row orow = {0};
             for (int run = 0; run < o->runs && per_run; ++run) {
                 const double t0 = bench_now_ns();

@@ -37,6 +37,10 @@ STOCK(stock_convex_sphere, "_Z23dCollideConvexSphereCCDP6dxGeomS0_iP12dContactGe
 STOCK(stock_convex_convex, "_Z23dCollideConvexConvexCCDP6dxGeomS0_iP12dContactGeomi");
 STOCK(stock_convex_plane, "_Z19dCollideConvexPlaneP6dxGeomS0_iP12dContactGeomi");
 STOCK(stock_ray_convex, "_Z17dCollideRayConvexP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_trimesh_box, "_Z11dCollideBTLP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_trimesh_capsule, "_Z12dCollideCCTLP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_cylinder_trimesh, "_Z23dCollideCylinderTrimeshP6dxGeomS0_iP12dContactGeomi");
+STOCK(stock_convex_trimesh, "_Z21dCollideConvexTrimeshP6dxGeomS0_iP12dContactGeomi");
 extern void stock_init_colliders(void) __asm__("_Z14dInitCollidersv");
 extern void stock_finit_colliders(void) __asm__("_Z15dFinitCollidersv");
 
@@ -73,6 +77,15 @@ static const stock_route kStockRoutes[] = {
     {dConvexClass, dSphereClass, stock_convex_sphere, 1},
     {dConvexClass, dConvexClass, stock_convex_convex, 1},
     {dConvexClass, dPlaneClass, stock_convex_plane, 0},
+};
+
+/* The stock trimesh colliders MK_ODE_TRIMESH takes over (fn(geom of
+ * `first`, geom of `second`), as dInitColliders sets them), by kind. */
+static const stock_route kTrimeshRoutes[] = {
+    {dTriMeshClass, dBoxClass, stock_trimesh_box, 0},
+    {dTriMeshClass, dCapsuleClass, stock_trimesh_capsule, 0},
+    {dCylinderClass, dTriMeshClass, stock_cylinder_trimesh, 0},
+    {dConvexClass, dTriMeshClass, stock_convex_trimesh, 1}, /* libccd */
 };
 
 static const stock_route *stock_route_of(int class1, int class2, int *reverse)
@@ -187,6 +200,7 @@ static struct {
     int cone_class, ellipsoid_class, hull_class;
     unsigned char overridden[NUM_KINDS][NUM_KINDS]; /* stock cells install changed */
     int ray_convex_overridden;                      /* (dRayClass, dConvexClass) too */
+    unsigned char trimesh_overridden[4];            /* kTrimeshRoutes' cells install changed */
     mk_ode_options options;
     mk_collide_settings settings;
     mk_ode_stats stats;
@@ -834,10 +848,16 @@ static int mesh_contacts(dGeomID o1, dGeomID o2, const mk_mesh *mesh, const mk_t
     return written;
 }
 
-/* One of minkowski's classes (o1) against a dTriMesh (o2), side2 the
- * triangle's index as ODE's own trimesh colliders give it. */
+/* One of minkowski's classes, or with MK_ODE_TRIMESH a dBox, dCapsule,
+ * dCylinder or registered dConvex (o1), against a dTriMesh (o2), side2 the
+ * triangle's index as ODE's own trimesh colliders give it. A dConvex the
+ * adapter was not told about keeps ODE's collider. */
 static int mesh_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
 {
+    if (dGeomGetClass(o1) == dConvexClass && !find_convex(o1)) { /* no geometry to read: ODE's collider */
+        ++G.stats.stock_fallbacks;
+        return stock_convex_trimesh(o1, o2, flags, contact, skip);
+    }
     const int max = surface_call(o1, dTriMeshClass, flags, skip);
     if (!max)
         return fail();
@@ -1127,6 +1147,20 @@ int mk_ode_install(const mk_ode_options *options)
             dSetColliderOverride(kKindClass[i], kKindClass[j], mk_collider);
             G.overridden[i][j] = 1;
         }
+    memset(G.trimesh_overridden, 0, sizeof G.trimesh_overridden);
+    if (o.pairs & MK_ODE_TRIMESH)
+        for (int r = 0; r < 4; ++r) {
+            const stock_route *t = &kTrimeshRoutes[r];
+            const int cls = t->first == dTriMeshClass ? t->second : t->first;
+            int bit = 0;
+            for (int k = 0; k < NUM_KINDS; ++k)
+                if (kKindClass[k] == cls)
+                    bit = 1 << k;
+            if (!(o.pairs & (unsigned)bit) || (o.keep_native && !t->mpr))
+                continue;
+            dSetColliderOverride(cls, dTriMeshClass, mesh_collider);
+            G.trimesh_overridden[r] = 1;
+        }
     G.ray_convex_overridden = 0;
     if ((o.pairs & MK_ODE_RAY) && !o.keep_native) {
         dSetColliderOverride(dRayClass, dConvexClass, ray_convex_collider);
@@ -1142,6 +1176,9 @@ static void restore_cells(void)
 {
     if (G.ray_convex_overridden)
         dSetColliderOverride(dRayClass, dConvexClass, stock_ray_convex);
+    for (int r = 0; r < 4; ++r)
+        if (G.trimesh_overridden[r])
+            dSetColliderOverride(kTrimeshRoutes[r].first, kTrimeshRoutes[r].second, kTrimeshRoutes[r].fn);
     for (int i = 0; i < NUM_KINDS; ++i)
         for (int j = i; j < NUM_KINDS; ++j) {
             if (!G.overridden[i][j])
@@ -1173,6 +1210,7 @@ void mk_ode_uninstall(void)
         restore_cells();
     }
     memset(G.overridden, 0, sizeof G.overridden);
+    memset(G.trimesh_overridden, 0, sizeof G.trimesh_overridden);
     G.ray_convex_overridden = 0;
     free(G.pairs); /* geoms may be recycled at the same addresses later */
     G.pairs = NULL;
