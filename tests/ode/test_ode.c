@@ -1646,6 +1646,18 @@ START_TEST(trimesh_contacts)
 }
 END_TEST
 
+static void set_pose(dGeomID g, const mk_transform *xf)
+{
+    dMatrix3 R;
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c)
+            R[4 * r + c] = xf->R.m[r][c];
+        R[4 * r + 3] = 0;
+    }
+    dGeomSetRotation(g, R);
+    dGeomSetPosition(g, xf->p.x, xf->p.y, xf->p.z);
+}
+
 /* MK_ODE_TRIMESH: a dBox, dCapsule, dCylinder and registered dConvex (a
  * cube) at random tilts 0.5-5 mm into a tessellated floor get the floor's
  * normal on every contact and the exact depth at the deepest (the lowest
@@ -1691,14 +1703,7 @@ START_TEST(stock_kinds_on_a_trimesh)
     mk_ode_uninstall();
     for (int k = 0; k < 4; ++k)
         for (int i = 0; i < 40; ++i) {
-            dMatrix3 R;
-            for (int r = 0; r < 3; ++r) {
-                for (int c = 0; c < 3; ++c)
-                    R[4 * r + c] = poses[k][i].R.m[r][c];
-                R[4 * r + 3] = 0;
-            }
-            dGeomSetRotation(geoms[k], R);
-            dGeomSetPosition(geoms[k], poses[k][i].p.x, poses[k][i].p.y, poses[k][i].p.z);
+            set_pose(geoms[k], &poses[k][i]);
             stock_n[k][i] = dCollide(geoms[k], floor, 16, &stock[k][i][0].geom, sizeof(dContact));
         }
     for (int mode = 0; mode < 4; ++mode) { /* defaults; without the bit; keep_native; uninstalled */
@@ -1715,14 +1720,7 @@ START_TEST(stock_kinds_on_a_trimesh)
             const int ours = mode == 0 || (mode == 2 && k == 3);
             int stock_tilted = 0, stock_missed = 0;
             for (int i = 0; i < 40; ++i) {
-                dMatrix3 R;
-                for (int r = 0; r < 3; ++r) {
-                    for (int c = 0; c < 3; ++c)
-                        R[4 * r + c] = poses[k][i].R.m[r][c];
-                    R[4 * r + 3] = 0;
-                }
-                dGeomSetRotation(geoms[k], R);
-                dGeomSetPosition(geoms[k], poses[k][i].p.x, poses[k][i].p.y, poses[k][i].p.z);
+                set_pose(geoms[k], &poses[k][i]);
                 dContact c[16];
                 const int n = dCollide(geoms[k], floor, 16, &c[0].geom, sizeof(dContact));
                 if (!ours) {
