@@ -31,11 +31,16 @@
  *     the triangle answers as the plane it spans: the shape's feature below
  *     it (mk_collide_plane_patch, kept for the next triangle in the same
  *     plane) where the feet lie over the triangle, with normal N; with u = N
- *     also the patch's points on the triangle's edges
- *     other than flat ones (corners of the contact region at the mesh's
- *     border or a crease).
+ *     also the patch's points on the triangle's edges other than flat ones
+ *     (corners of the contact region at the mesh's border or a crease).
  * Contacts gather in a bounded buffer, merged and reduced (reduce_contacts)
- * whenever it fills and at the end. */
+ * whenever it fills and at the end.
+ *
+ * None of the seed papers treats meshes: this is our own composition of
+ * their queries (signed distance and EPA, manifold.c's patch, the half-space
+ * contact) with the Voronoi regions of a polyhedral surface's features (a
+ * face's normal, an edge's wedge between its faces, a vertex's polar cone),
+ * which is what decides whether a normal belongs to the surface there. */
 #include <minkowski/mesh.h>
 
 #include "support.h"
