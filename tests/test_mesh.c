@@ -548,6 +548,76 @@ START_TEST(edge_next_to_a_corner)
 }
 END_TEST
 
+/* mk_mesh_create_grid builds the mesh mk_mesh_create builds from the same
+ * triangles (its own tree, no welding or sorting): every family at random
+ * poses on a random 9 x 7 terrain gets the same contacts from both, the
+ * same triangle indices included. A grid with a zero-area cell goes the
+ * general way and loses only those triangles. */
+START_TEST(grid_matches_the_general_mesh)
+{
+    or_rng r = or_test_rng(0x67726964);
+    or_hull_pool p12, p60;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 8, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 4, 60), MK_OK);
+    enum { NI = 9, NJ = 7 };
+    mk_vec3 v[NI * NJ];
+    int idx[(NI - 1) * (NJ - 1) * 6];
+    for (int i = 0; i < NI; ++i)
+        for (int j = 0; j < NJ; ++j)
+            v[i * NJ + j] = v3(i * 0.5 - 2, or_uniform(&r, 0, 0.4), j * 0.5 - 1.5);
+    for (int i = 0, t = 0; i + 1 < NI; ++i)
+        for (int j = 0; j + 1 < NJ; ++j, t += 2) {
+            const int a = i * NJ + j, b = a + NJ, c = a + 1, d = b + 1;
+            const int six[6] = {a, c, b, d, b, c};
+            memcpy(&idx[3 * t], six, sizeof six);
+        }
+    mk_mesh *grid = NULL, *general = NULL;
+    ck_assert_int_eq(mk_mesh_create_grid(v, NI, NJ, &grid), MK_OK);
+    ck_assert_int_eq(mk_mesh_create(v, NI * NJ, idx, (NI - 1) * (NJ - 1) * 2, &general), MK_OK);
+    ck_assert_int_eq(mk_mesh_triangle_count(grid), mk_mesh_triangle_count(general));
+    int touching = 0;
+    for (int f = 0; f < OR_FAMILY_COUNT; ++f)
+        for (int i = 0; i < or_scaled(60); ++i) {
+            mk_shape s;
+            or_random_shape(&r, (or_family)f, &p12, &p60, &s);
+            const mk_transform xf = or_pose(&r, v3(or_uniform(&r, -2, 2), or_uniform(&r, 0.2, 0.9), or_uniform(&r, -1.5, 1.5)));
+            mk_mesh_contact a[16], b[16];
+            int na = 0, nb = 0;
+            ck_assert_int_eq(mk_collide_mesh(&s, &xf, grid, &kIdentity, NULL, 16, a, &na), MK_OK);
+            ck_assert_int_eq(mk_collide_mesh(&s, &xf, general, &kIdentity, NULL, 16, b, &nb), MK_OK);
+            REQUIRE(na == nb, "%s #%d: %d contacts from the grid, %d from the general mesh", or_family_name((or_family)f),
+                    i, na, nb);
+            for (int k = 0; k < na; ++k) {
+                int found = 0;
+                for (int q = 0; q < nb && !found; ++q)
+                    found = a[k].triangle == b[q].triangle && v3_len(v3_sub(a[k].position, b[q].position)) < 1e-12 &&
+                            v3_len(v3_sub(a[k].normal, b[q].normal)) < 1e-12 && fabs(a[k].depth - b[q].depth) < 1e-12;
+                REQUIRE(found, "%s #%d: contact %d of the grid's is not the general mesh's",
+                        or_family_name((or_family)f), i, k);
+            }
+            touching += na > 0;
+        }
+    printf("grid: %d poses, %d touching\n", or_scaled(60) * OR_FAMILY_COUNT, touching);
+    ck_assert_int_gt(touching, or_scaled(60) * OR_FAMILY_COUNT / 4);
+    mk_mesh_destroy(grid);
+    mk_mesh_destroy(general);
+    /* a cell folded flat: the general path, two triangles fewer */
+    v[2 * NJ + 3] = v[2 * NJ + 4];
+    ck_assert_int_eq(mk_mesh_create_grid(v, NI, NJ, &grid), MK_OK);
+    ck_assert_int_lt(mk_mesh_triangle_count(grid), (NI - 1) * (NJ - 1) * 2);
+    mk_mesh_destroy(grid);
+    mk_vec3 bad = v[0];
+    v[0].x = NAN;
+    ck_assert_int_eq(mk_mesh_create_grid(v, NI, NJ, &grid), MK_INVALID_INPUT);
+    v[0] = bad;
+    ck_assert_int_eq(mk_mesh_create_grid(v, 1, NJ, &grid), MK_INVALID_INPUT);
+    ck_assert_int_eq(mk_mesh_create_grid(NULL, NI, NJ, &grid), MK_INVALID_INPUT);
+    ck_assert_ptr_null(grid);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
 /* A sphere resting in a V valley touches both sides: one contact each, the
  * side's normal, depth r minus the distance to the side's plane. */
 START_TEST(valley_gives_both_sides)
@@ -637,6 +707,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, box_on_a_floor_keeps_its_corners);
     tcase_add_test(tc, spheres_on_convex_surfaces_are_exact);
     tcase_add_test(tc, edge_next_to_a_corner);
+    tcase_add_test(tc, grid_matches_the_general_mesh);
     tcase_add_test(tc, valley_gives_both_sides);
     tcase_add_test(tc, one_sided_and_separated);
     tcase_add_test(tc, spheres_on_a_terrain_are_exact);

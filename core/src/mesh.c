@@ -15,11 +15,12 @@
  *     above the plane (beyond the speculative distance) gets nothing from
  *     this triangle, and a triangle whose three edges are flat (inside a
  *     floor) goes straight to step 4: no other normal is its to give;
- *  2. mk_collide_patch against the triangle extruded away from the shape (a
- *     prism, a hand-built hull of 6 vertices and 5 faces, thickness twice the
- *     plane depth plus 5% of the triangle's longest edge, so its far face is
- *     never the nearest way out); the push-out direction u is minus the
- *     patch's normal;
+ *  2. unless the shape lies wholly beyond one of the triangle's side
+ *     planes (three support calls), mk_collide_patch against the triangle
+ *     extruded away from the shape (a prism, a hand-built hull of 6 vertices
+ *     and 5 faces, thickness twice the plane depth plus 5% of the triangle's
+ *     longest edge, so its far face is never the nearest way out); the
+ *     push-out direction u is minus the patch's normal;
  *  3. u other than N is kept when it belongs to the feature the deepest
  *     point's foot lies on: an edge that is convex (or open) with u in its
  *     Voronoi cone (<u, N> >= <N', N>, N' the face beyond), or a corner with
@@ -176,29 +177,29 @@ static int half_edge_cmp(const void *pa, const void *pb)
     return (a->k > b->k) - (a->k < b->k);
 }
 
-static void box_of_triangle(const mk_mesh *m, int t, mk_vec3 *lo, mk_vec3 *hi)
+/* Coordinates are finite (mk_mesh_create checks them): plain comparisons,
+ * not fmin / fmax (library calls here, with NaN rules of no use). */
+static inline mk_real lesser(mk_real a, mk_real b) { return a < b ? a : b; }
+static inline mk_real greater(mk_real a, mk_real b) { return a > b ? a : b; }
+static inline mk_vec3 v3_lesser(mk_vec3 a, mk_vec3 b) { return v3(lesser(a.x, b.x), lesser(a.y, b.y), lesser(a.z, b.z)); }
+static inline mk_vec3 v3_greater(mk_vec3 a, mk_vec3 b)
 {
-    const mk_vec3 a = m->vertices[m->tri[3 * t]], b = m->vertices[m->tri[3 * t + 1]],
-                  c = m->vertices[m->tri[3 * t + 2]];
-    *lo = v3(fmin(a.x, fmin(b.x, c.x)), fmin(a.y, fmin(b.y, c.y)), fmin(a.z, fmin(b.z, c.z)));
-    *hi = v3(fmax(a.x, fmax(b.x, c.x)), fmax(a.y, fmax(b.y, c.y)), fmax(a.z, fmax(b.z, c.z)));
+    return v3(greater(a.x, b.x), greater(a.y, b.y), greater(a.z, b.z));
 }
 
-/* Node `at` over triangles [first, first + count) of `order` (sorted here);
- * children are appended at *used. Recursion depth: log2(count) + 1. */
-static void build_node(mk_mesh *m, int at, int first, int count, int *order, keyed *scratch, int *used)
+/* Node `at` over triangles [first, first + count) of `order` (sorted here),
+ * the triangles' boxes in box[2 t], box[2 t + 1]; children are appended at
+ * *used. Recursion depth: log2(count) + 1. */
+static void build_node(mk_mesh *m, int at, int first, int count, int *order, const mk_vec3 *box, keyed *scratch,
+                       int *used)
 {
     mesh_node *nd = &m->nodes[at];
     mk_vec3 lo = v3(DBL_MAX, DBL_MAX, DBL_MAX), hi = v3(-DBL_MAX, -DBL_MAX, -DBL_MAX);
     mk_vec3 clo = lo, chi = hi;
     for (int i = first; i < first + count; ++i) {
-        mk_vec3 tl, th;
-        box_of_triangle(m, order[i], &tl, &th);
-        lo = v3(fmin(lo.x, tl.x), fmin(lo.y, tl.y), fmin(lo.z, tl.z));
-        hi = v3(fmax(hi.x, th.x), fmax(hi.y, th.y), fmax(hi.z, th.z));
-        const mk_vec3 c = v3_scale(v3_add(tl, th), 0.5);
-        clo = v3(fmin(clo.x, c.x), fmin(clo.y, c.y), fmin(clo.z, c.z));
-        chi = v3(fmax(chi.x, c.x), fmax(chi.y, c.y), fmax(chi.z, c.z));
+        const mk_vec3 tl = box[2 * order[i]], th = box[2 * order[i] + 1], c = v3_add(tl, th);
+        lo = v3_lesser(lo, tl), hi = v3_greater(hi, th);
+        clo = v3_lesser(clo, c), chi = v3_greater(chi, c);
     }
     nd->lo = lo, nd->hi = hi;
     nd->first = first, nd->count = count, nd->child = -1;
@@ -207,11 +208,10 @@ static void build_node(mk_mesh *m, int at, int first, int count, int *order, key
     const mk_vec3 ext = v3_sub(chi, clo);
     const int axis = ext.x >= ext.y && ext.x >= ext.z ? 0 : ext.y >= ext.z ? 1 : 2;
     for (int i = 0; i < count; ++i) {
-        mk_vec3 tl, th;
-        box_of_triangle(m, order[first + i], &tl, &th);
-        scratch[i].key[0] = v3_comp(v3_add(tl, th), axis);
+        const int t = order[first + i];
+        scratch[i].key[0] = v3_comp(v3_add(box[2 * t], box[2 * t + 1]), axis);
         scratch[i].key[1] = scratch[i].key[2] = 0;
-        scratch[i].index = order[first + i];
+        scratch[i].index = t;
     }
     qsort(scratch, (size_t)count, sizeof *scratch, keyed_cmp);
     for (int i = 0; i < count; ++i)
@@ -220,8 +220,8 @@ static void build_node(mk_mesh *m, int at, int first, int count, int *order, key
     *used += 2;
     nd->child = child;
     const int half = count / 2;
-    build_node(m, child, first, half, order, scratch, used);
-    build_node(m, child + 1, first + half, count - half, order, scratch, used);
+    build_node(m, child, first, half, order, box, scratch, used);
+    build_node(m, child + 1, first + half, count - half, order, box, scratch, used);
 }
 
 void mk_mesh_destroy(mk_mesh *m)
@@ -242,6 +242,48 @@ void mk_mesh_destroy(mk_mesh *m)
 
 int mk_mesh_triangle_count(const mk_mesh *m) { return m ? m->num_triangles : 0; }
 int mk_mesh_vertex_count(const mk_mesh *m) { return m ? m->num_vertices : 0; }
+
+/* The triangles' normals and edge information (tri_info), once the
+ * triangles, their opposite vertices and the vertices are in place.
+ * Returns 0 when out of memory. */
+static int finish(mk_mesh *m)
+{
+    const int nt = m->num_triangles;
+    m->info = malloc(sizeof *m->info * (size_t)nt);
+    if (!m->info)
+        return 0;
+    for (int t = 0; t < nt; ++t) {
+        const mk_vec3 a = m->vertices[m->tri[3 * t]], b = m->vertices[m->tri[3 * t + 1]],
+                      c = m->vertices[m->tri[3 * t + 2]];
+        const mk_vec3 n = v3_cross(v3_sub(b, a), v3_sub(c, a));
+        m->normal[t] = v3_scale(n, 1 / v3_len(n));
+    }
+    for (int t = 0; t < nt; ++t) {
+        tri_info *ti = &m->info[t];
+        const mk_vec3 N = m->normal[t];
+        const mk_vec3 tv[3] = {m->vertices[m->tri[3 * t]], m->vertices[m->tri[3 * t + 1]],
+                               m->vertices[m->tri[3 * t + 2]]};
+        ti->longest = 0;
+        for (int k = 0; k < 3; ++k) {
+            const mk_vec3 e = v3_sub(tv[(k + 1) % 3], tv[k]), c = v3_cross(e, N);
+            ti->longest = greater(ti->longest, v3_len(e));
+            ti->w[k] = v3_scale(c, 1 / v3_len(c));
+        }
+        for (int k = 0; k < 3; ++k)
+            ti->kind[k] = (unsigned char)edge_kind(m, t, k, tv, N, ti->longest, &ti->limit[k]);
+        ti->all_flat = ti->kind[0] == EDGE_FLAT && ti->kind[1] == EDGE_FLAT && ti->kind[2] == EDGE_FLAT;
+    }
+    return 1;
+}
+
+/* Whether a triangle has area enough for a normal (the others never touch
+ * anything): twice its area above 1e-12 of its longest edge squared. */
+static int has_area(mk_vec3 a, mk_vec3 b, mk_vec3 c)
+{
+    const mk_vec3 e0 = v3_sub(b, a), e1 = v3_sub(c, a), e2 = v3_sub(c, b);
+    const mk_real L2 = greater(v3_len2(e0), greater(v3_len2(e1), v3_len2(e2)));
+    return v3_len(v3_cross(e0, e1)) > 1e-12 * L2;
+}
 
 mk_status mk_mesh_create(const mk_vec3 *vertices, int num_vertices, const int *indices, int num_triangles,
                          mk_mesh **out)
@@ -266,6 +308,7 @@ mk_status mk_mesh_create(const mk_vec3 *vertices, int num_vertices, const int *i
     int *tri = malloc(sizeof *tri * 3 * (size_t)num_triangles);
     int *src = malloc(sizeof *src * (size_t)num_triangles);
     half_edge *edges = malloc(sizeof *edges * 3 * (size_t)num_triangles);
+    mk_vec3 *box = NULL; /* the triangles' boxes, for the tree */
     if (!m || !keys || !weld || !order || !tri || !src || !edges)
         goto done;
     m->vertices = malloc(sizeof *m->vertices * (size_t)num_vertices);
@@ -290,11 +333,7 @@ mk_status mk_mesh_create(const mk_vec3 *vertices, int num_vertices, const int *i
     int nt = 0;
     for (int t = 0; t < num_triangles; ++t) {
         const int a = weld[indices[3 * t]], b = weld[indices[3 * t + 1]], c = weld[indices[3 * t + 2]];
-        const mk_vec3 e0 = v3_sub(m->vertices[b], m->vertices[a]), e1 = v3_sub(m->vertices[c], m->vertices[a]);
-        const mk_vec3 e2 = v3_sub(m->vertices[c], m->vertices[b]);
-        const mk_real L2 = fmax(v3_len2(e0), fmax(v3_len2(e1), v3_len2(e2)));
-        const mk_real area2 = v3_len(v3_cross(e0, e1));
-        if (a == b || b == c || a == c || !(area2 > 1e-12 * L2))
+        if (a == b || b == c || a == c || !has_area(m->vertices[a], m->vertices[b], m->vertices[c]))
             continue;
         tri[3 * nt] = a, tri[3 * nt + 1] = b, tri[3 * nt + 2] = c;
         src[nt] = t;
@@ -316,21 +355,21 @@ mk_status mk_mesh_create(const mk_vec3 *vertices, int num_vertices, const int *i
 
     /* The tree orders the triangles: build it over the unordered ones, then
      * store them in its order. */
-    memcpy(m->tri, tri, sizeof *tri * 3 * (size_t)nt);
-    for (int t = 0; t < nt; ++t)
+    box = malloc(sizeof *box * 2 * (size_t)nt);
+    if (!box)
+        goto done;
+    for (int t = 0; t < nt; ++t) {
+        const mk_vec3 a = m->vertices[tri[3 * t]], b = m->vertices[tri[3 * t + 1]], c = m->vertices[tri[3 * t + 2]];
+        box[2 * t] = v3_lesser(a, v3_lesser(b, c));
+        box[2 * t + 1] = v3_greater(a, v3_greater(b, c));
         order[t] = t;
+    }
     int used = 1;
-    build_node(m, 0, 0, nt, order, keys, &used);
+    build_node(m, 0, 0, nt, order, box, keys, &used);
     m->num_nodes = used;
     for (int i = 0; i < nt; ++i) {
         memcpy(&m->tri[3 * i], &tri[3 * order[i]], sizeof *tri * 3);
         m->source[i] = src[order[i]];
-    }
-    for (int t = 0; t < nt; ++t) {
-        const mk_vec3 a = m->vertices[m->tri[3 * t]], b = m->vertices[m->tri[3 * t + 1]],
-                      c = m->vertices[m->tri[3 * t + 2]];
-        const mk_vec3 n = v3_cross(v3_sub(b, a), v3_sub(c, a));
-        m->normal[t] = v3_scale(n, 1 / v3_len(n));
     }
 
     /* Neighbours: the half-edges sorted by their vertex pair; a pair held by
@@ -367,24 +406,8 @@ mk_status mk_mesh_create(const mk_vec3 *vertices, int num_vertices, const int *i
             m->ring[weld[edges[i].lo]++] = edges[i].hi;
             m->ring[weld[edges[i].hi]++] = edges[i].lo;
         }
-    m->info = malloc(sizeof *m->info * (size_t)nt);
-    if (!m->info)
+    if (!finish(m))
         goto done;
-    for (int t = 0; t < nt; ++t) {
-        tri_info *ti = &m->info[t];
-        const mk_vec3 N = m->normal[t];
-        const mk_vec3 tv[3] = {m->vertices[m->tri[3 * t]], m->vertices[m->tri[3 * t + 1]],
-                               m->vertices[m->tri[3 * t + 2]]};
-        ti->longest = 0;
-        for (int k = 0; k < 3; ++k) {
-            const mk_vec3 e = v3_sub(tv[(k + 1) % 3], tv[k]), c = v3_cross(e, N);
-            ti->longest = fmax(ti->longest, v3_len(e));
-            ti->w[k] = v3_scale(c, 1 / v3_len(c));
-        }
-        for (int k = 0; k < 3; ++k)
-            ti->kind[k] = (unsigned char)edge_kind(m, t, k, tv, N, ti->longest, &ti->limit[k]);
-        ti->all_flat = ti->kind[0] == EDGE_FLAT && ti->kind[1] == EDGE_FLAT && ti->kind[2] == EDGE_FLAT;
-    }
     *out = m;
     m = NULL;
     st = MK_OK;
@@ -396,7 +419,159 @@ done:
     free(tri);
     free(src);
     free(edges);
+    free(box);
     return st;
+}
+
+/* ------------------------------------------------------------ grids */
+
+/* Cell (i, j) of an ni x nj grid (vertex (i, j) at index i nj + j) is cut
+ * along the diagonal from (i + 1, j) to (i, j + 1) into triangles 2 c and
+ * 2 c + 1 (c = i (nj - 1) + j): (a, c, b) and (d, b, c), a = (i, j), b =
+ * (i + 1, j), c = (i, j + 1), d = (i + 1, j + 1). Their opposite vertices
+ * follow from the grid (open at its border). */
+typedef struct grid_ctx {
+    mk_mesh *m;
+    int ni, nj;
+    int written; /* triangles placed, in tree order */
+    int used;    /* nodes */
+} grid_ctx;
+
+static int grid_vertex(const grid_ctx *g, int i, int j)
+{
+    return i >= 0 && i < g->ni && j >= 0 && j < g->nj ? i * g->nj + j : -1;
+}
+
+static void grid_cell(grid_ctx *g, int i, int j)
+{
+    mk_mesh *m = g->m;
+    const int a = grid_vertex(g, i, j), b = grid_vertex(g, i + 1, j), c = grid_vertex(g, i, j + 1),
+              d = grid_vertex(g, i + 1, j + 1);
+    const int cell = i * (g->nj - 1) + j;
+    int t = g->written++;
+    m->tri[3 * t] = a, m->tri[3 * t + 1] = c, m->tri[3 * t + 2] = b;
+    m->opposite[3 * t] = grid_vertex(g, i - 1, j + 1); /* a -> c: the cell before in i */
+    m->opposite[3 * t + 1] = d;                        /* c -> b: the diagonal */
+    m->opposite[3 * t + 2] = grid_vertex(g, i + 1, j - 1); /* b -> a: the cell before in j */
+    m->source[t] = 2 * cell;
+    t = g->written++;
+    m->tri[3 * t] = d, m->tri[3 * t + 1] = b, m->tri[3 * t + 2] = c;
+    m->opposite[3 * t] = grid_vertex(g, i + 2, j);     /* d -> b: the cell after in i */
+    m->opposite[3 * t + 1] = a;                        /* b -> c: the diagonal */
+    m->opposite[3 * t + 2] = grid_vertex(g, i, j + 2); /* c -> d: the cell after in j */
+    m->source[t] = 2 * cell + 1;
+}
+
+/* Node `at` over the cells [i0, i1) x [j0, j1), split along the side with
+ * more cells; leaves of up to MESH_LEAF / 2 cells. Depth: log2(cells) + 1. */
+static void grid_node(grid_ctx *g, int at, int i0, int i1, int j0, int j1)
+{
+    mesh_node *nd = &g->m->nodes[at];
+    const int cells = (i1 - i0) * (j1 - j0);
+    if (cells <= MESH_LEAF / 2) {
+        nd->first = g->written, nd->count = 2 * cells, nd->child = -1;
+        mk_vec3 lo = g->m->vertices[grid_vertex(g, i0, j0)], hi = lo;
+        for (int i = i0; i <= i1; ++i)
+            for (int j = j0; j <= j1; ++j) {
+                lo = v3_lesser(lo, g->m->vertices[grid_vertex(g, i, j)]);
+                hi = v3_greater(hi, g->m->vertices[grid_vertex(g, i, j)]);
+            }
+        for (int i = i0; i < i1; ++i)
+            for (int j = j0; j < j1; ++j)
+                grid_cell(g, i, j);
+        nd->lo = lo, nd->hi = hi;
+        return;
+    }
+    const int child = g->used;
+    g->used += 2;
+    if (i1 - i0 >= j1 - j0) {
+        const int mid = i0 + (i1 - i0) / 2;
+        grid_node(g, child, i0, mid, j0, j1);
+        grid_node(g, child + 1, mid, i1, j0, j1);
+    } else {
+        const int mid = j0 + (j1 - j0) / 2;
+        grid_node(g, child, i0, i1, j0, mid);
+        grid_node(g, child + 1, i0, i1, mid, j1);
+    }
+    const mesh_node *l = &g->m->nodes[child], *r = &g->m->nodes[child + 1];
+    nd = &g->m->nodes[at];
+    nd->first = l->first, nd->count = l->count + r->count, nd->child = child;
+    nd->lo = v3_lesser(l->lo, r->lo), nd->hi = v3_greater(l->hi, r->hi);
+}
+
+mk_status mk_mesh_create_grid(const mk_vec3 *vertices, int ni, int nj, mk_mesh **out)
+{
+    if (!out)
+        return MK_INVALID_INPUT;
+    *out = NULL;
+    if (!vertices || ni < 2 || nj < 2 || ni > (1 << 15) || nj > (1 << 15))
+        return MK_INVALID_INPUT;
+    const int nv = ni * nj, cells = (ni - 1) * (nj - 1), nt = 2 * cells;
+    for (int i = 0; i < nv; ++i)
+        if (!v3_finite(vertices[i]) || !(v3_max_abs(vertices[i]) <= MK_MAX_COORDINATE))
+            return MK_INVALID_INPUT;
+    int flat_cells = 0;
+    for (int i = 0; i + 1 < ni && !flat_cells; ++i)
+        for (int j = 0; j + 1 < nj && !flat_cells; ++j) {
+            const mk_vec3 a = vertices[i * nj + j], b = vertices[(i + 1) * nj + j], c = vertices[i * nj + j + 1],
+                          d = vertices[(i + 1) * nj + j + 1];
+            flat_cells = !has_area(a, c, b) || !has_area(d, b, c);
+        }
+    if (flat_cells) {
+        /* triangles without area (or welded corners): the general path drops them */
+        int *idx = malloc(sizeof *idx * 3 * (size_t)nt);
+        if (!idx)
+            return MK_OUT_OF_MEMORY;
+        for (int i = 0, t = 0; i + 1 < ni; ++i)
+            for (int j = 0; j + 1 < nj; ++j, t += 2) {
+                const int a = i * nj + j, b = a + nj, c = a + 1, d = b + 1;
+                const int six[6] = {a, c, b, d, b, c};
+                memcpy(&idx[3 * t], six, sizeof six);
+            }
+        const mk_status st = mk_mesh_create(vertices, nv, idx, nt, out);
+        free(idx);
+        return st;
+    }
+    mk_mesh *m = calloc(1, sizeof *m);
+    if (!m)
+        return MK_OUT_OF_MEMORY;
+    m->num_vertices = nv, m->num_triangles = nt;
+    m->vertices = malloc(sizeof *m->vertices * (size_t)nv);
+    m->tri = malloc(sizeof *m->tri * 3 * (size_t)nt);
+    m->opposite = malloc(sizeof *m->opposite * 3 * (size_t)nt);
+    m->source = malloc(sizeof *m->source * (size_t)nt);
+    m->normal = malloc(sizeof *m->normal * (size_t)nt);
+    m->nodes = malloc(sizeof *m->nodes * (size_t)(2 * nt));
+    m->ring_start = malloc(sizeof *m->ring_start * ((size_t)nv + 1));
+    m->ring = malloc(sizeof *m->ring * 6 * (size_t)nv);
+    if (!m->vertices || !m->tri || !m->opposite || !m->source || !m->normal || !m->nodes || !m->ring_start ||
+        !m->ring) {
+        mk_mesh_destroy(m);
+        return MK_OUT_OF_MEMORY;
+    }
+    memcpy(m->vertices, vertices, sizeof *vertices * (size_t)nv);
+    grid_ctx g = {m, ni, nj, 0, 1};
+    /* one-rings: the four grid neighbours and the two along the diagonals */
+    const int di[6] = {-1, 1, 0, 0, 1, -1}, dj[6] = {0, 0, -1, 1, -1, 1};
+    int r = 0;
+    for (int i = 0; i < ni; ++i)
+        for (int j = 0; j < nj; ++j) {
+            m->ring_start[i * nj + j] = r;
+            for (int k = 0; k < 6; ++k) {
+                const int x = grid_vertex(&g, i + di[k], j + dj[k]);
+                if (x >= 0)
+                    m->ring[r++] = x;
+            }
+        }
+    m->ring_start[nv] = r;
+    grid_node(&g, 0, 0, ni - 1, 0, nj - 1);
+    m->num_nodes = g.used;
+    if (!finish(m)) {
+        mk_mesh_destroy(m);
+        return MK_OUT_OF_MEMORY;
+    }
+    *out = m;
+    return MK_OK;
 }
 
 /* ------------------------------------------------------------ one triangle */
@@ -554,6 +729,15 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
      * the plane answers for it alone. */
     if (ti->all_flat)
         return plane_contacts(q, t, tv, N, plane, w, L, buf, n);
+    /* a shape wholly beyond one of the triangle's side planes misses the
+     * prism: three support calls instead of GJK (on a bumpy terrain most
+     * triangles under the shape's box are these) */
+    for (int k = 0; k < 3; ++k) {
+        const mk_vec3 dk = m3_tmul(&q->xf.R, v3_neg(w[k]));
+        const mk_vec3 x = v3_add(m3_mul(&q->xf.R, shape_support(q->shape, dk, NULL)), q->xf.p);
+        if (v3_dot(w[k], x) - q->shape->radius > v3_dot(w[k], tv[k]) + q->settings->speculative)
+            return MK_OK;
+    }
     /* 2. the prism */
     prism p;
     make_prism(&p, tv, N, w, 2 * fmax(depth, 0) + 0.05 * L);

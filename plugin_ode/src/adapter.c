@@ -934,7 +934,8 @@ static int hf_pose(dGeomID g, mk_transform *xf)
  * under the shape's box in the heightfield's frame (Y up; sample (i, j) at
  * (i w - W/2, h(i, j), j d - D/2)), one more ring of cells around them so
  * the patch's own border stays out of reach, cut as ODE cuts them (the
- * diagonal from (i + 1, j) to (i, j + 1)), as an mk_mesh for this call. */
+ * diagonal from (i + 1, j) to (i, j + 1)), as an mk_mesh for this call
+ * (mk_mesh_create_grid: no welding or sorting). */
 static int heightfield_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contact, int skip)
 {
     const int max = surface_call(o1, dHeightfieldClass, flags, skip);
@@ -973,30 +974,22 @@ static int heightfield_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom 
         if (i0 >= i1 || j0 >= j1)
             return 0;
     }
-    const int ni = i1 - i0 + 1, nj = j1 - j0 + 1, cells = (ni - 1) * (nj - 1);
+    const int ni = i1 - i0 + 1, nj = j1 - j0 + 1;
     mk_vec3 *v = malloc(sizeof *v * (size_t)(ni * nj));
-    int *idx = malloc(sizeof *idx * 6 * (size_t)cells);
     mk_mesh *mesh = NULL;
     int n = 0;
-    if (v && idx) {
+    if (v) {
         dHeightfieldDataID data = dGeomHeightfieldGetHeightfieldData(o2);
         for (int i = 0; i < ni; ++i)
             for (int j = 0; j < nj; ++j)
                 v[i * nj + j] = (mk_vec3){(i0 + i) * d->sample_width - d->half_width,
                                           stock_hf_sample(data, i0 + i, j0 + j),
                                           (j0 + j) * d->sample_depth - d->half_depth};
-        int t = 0;
-        for (int i = 0; i + 1 < ni; ++i)
-            for (int j = 0; j + 1 < nj; ++j) {
-                const int a = i * nj + j, b = a + nj, c = a + 1, e = b + 1; /* (i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1) */
-                const int tri[6] = {a, c, b, e, b, c}; /* counter-clockwise seen from +Y */
-                memcpy(&idx[6 * t++], tri, sizeof tri);
-            }
-        if (mk_mesh_create(v, ni * nj, idx, 2 * cells, &mesh) != MK_OK)
+        /* ODE's cut, counter-clockwise seen from +Y (mesh.h) */
+        if (mk_mesh_create_grid(v, ni, nj, &mesh) != MK_OK)
             mesh = NULL;
     }
     free(v);
-    free(idx);
     if (!mesh)
         return fail();
     n = mesh_contacts(o1, o2, mesh, &hxf, max, 0, contact, skip);

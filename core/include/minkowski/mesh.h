@@ -58,6 +58,16 @@ typedef struct mk_mesh mk_mesh;
  * area; MK_OUT_OF_MEMORY. */
 MK_API mk_status mk_mesh_create(const mk_vec3 *vertices, int num_vertices, const int *indices, int num_triangles,
                                 mk_mesh **out);
+/* The same for a grid of ni x nj vertices x(i, j) = vertices[i nj + j]
+ * (a heightfield), without welding or sorting: cell (i, j) becomes
+ * triangles 2 c and 2 c + 1 (c = i (nj - 1) + j), (x(i, j), x(i, j + 1),
+ * x(i + 1, j)) and (x(i + 1, j + 1), x(i + 1, j), x(i, j + 1)), cut along
+ * the diagonal ODE's heightfields use; their fronts follow the
+ * counter-clockwise rule (for x(i, j) = (i w, h, j d): +Y). A grid with a
+ * triangle without area goes through mk_mesh_create, which drops it.
+ * MK_INVALID_INPUT: NULL pointers, ni or nj < 2 or > 32768, non-finite or
+ * out-of-range coordinates. */
+MK_API mk_status mk_mesh_create_grid(const mk_vec3 *vertices, int ni, int nj, mk_mesh **out);
 MK_API void mk_mesh_destroy(mk_mesh *mesh);
 /* Triangles kept (with area), and welded vertices. */
 MK_API int mk_mesh_triangle_count(const mk_mesh *mesh);
