@@ -33,8 +33,10 @@
  * more than two triangles.
  *
  * The contacts of all triangles whose boxes meet the shape's are merged
- * (points of one position and normal from two triangles count once, the
- * deeper kept) and, when more than max_contacts remain, reduced: the deepest
+ * (two within 1e-3 of the shape's half size with normals within 0.014 rad
+ * count once: the deeper, or of two as deep the one with a face's exact
+ * normal; an edge met from both its triangles gives one contact) and, when
+ * more than max_contacts remain, reduced: the deepest
  * first, then each time the one farthest from those kept. Deterministic: the
  * same inputs give the same contacts in the same order. */
 #ifndef MINKOWSKI_MESH_H
