@@ -8,7 +8,7 @@
  * to MESH_LEAF triangles), all in the mesh's own frame.
  *
  * The query, in the mesh's frame: the shape's box (its support along the
- * three axes) picks the triangles; each with the shape's centre in front of
+ * three axes) picks the triangles whose boxes it meets; each with the shape's centre in front of
  * it (normal N) is met so:
  *  1. the shape's depth below the triangle's plane from one support call
  *     along -N (kept for the next triangle with the same normal); a shape
@@ -930,12 +930,19 @@ mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const m
             continue;
         }
         for (int t = nd->first; t < nd->first + nd->count; ++t) {
+            /* the triangle's own box, not its leaf's: which triangles answer
+             * must not depend on how the tree grouped them (a shape deep
+             * under a slope can reach a prism beside its box) */
+            const mk_vec3 a = mesh->vertices[mesh->tri[3 * t]], b = mesh->vertices[mesh->tri[3 * t + 1]],
+                          c = mesh->vertices[mesh->tri[3 * t + 2]];
+            const mk_vec3 tl = v3_lesser(a, v3_lesser(b, c)), th = v3_greater(a, v3_greater(b, c));
+            if (tl.x > hi.x || th.x < lo.x || tl.y > hi.y || th.y < lo.y || tl.z > hi.z || th.z < lo.z)
+                continue;
             if (n > MESH_BUFFER)
                 n = reduce_contacts(buf, n, MESH_BUFFER / 2, tol, tie);
             const mk_status st = triangle_contacts(&q, t, buf, &n);
-            if (st != MK_OK) {
+            if (st != MK_OK)
                 return st;
-            }
         }
     }
     n = reduce_contacts(buf, n, max_contacts, tol, tie);
