@@ -37,6 +37,7 @@ typedef struct options {
     const char *out;
     int plots;
     int by_pair;
+    int floor_mesh; /* --floor mesh: a triangle-mesh ground instead of the plane */
 } options;
 
 static void usage(FILE *f)
@@ -55,6 +56,9 @@ static void usage(FILE *f)
             "  --out DIR      folder for CSV files and PNG plots (default out)\n"
             "  --no-growth    skip the growth-distance contact model run\n"
             "  --no-plots     write CSV only (no gnuplot)\n"
+            "  --floor F      plane (default) or mesh: the ground z = 0 as a triangle mesh\n"
+            "                 (8 m x 8 m, 32 x 32 jittered cells cut along random diagonals;\n"
+            "                 outputs named <scene>_meshfloor)\n"
             "  --by-pair      also a table of narrowphase calls by pair of shape kinds\n"
             "                 (every call timed on its own: the times include the clock)\n"
             "  --help         this text\n"
@@ -78,6 +82,7 @@ static int parse(int argc, char **argv, options *o)
     o->out = "out";
     o->plots = 1;
     o->by_pair = 0;
+    o->floor_mesh = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help")) {
@@ -114,6 +119,11 @@ static int parse(int argc, char **argv, options *o)
             o->engine_ode = MK_ODE_BUILT && (!strcmp(v, "ode") || !strcmp(v, "all"));
             if (!strcmp(v, "ode") && !MK_ODE_BUILT) { fprintf(stderr, "falling_polytopes: built without ODE\n"); return 0; }
             if (!o->engine_bullet && !o->engine_ode) { fprintf(stderr, "falling_polytopes: unknown engine %s\n", v); return 0; }
+        } else if (!strcmp(a, "--floor")) {
+            if (!strcmp(v, "mesh")) o->floor_mesh = 1;
+            else if (!strcmp(v, "plane")) o->floor_mesh = 0;
+            else { fprintf(stderr, "falling_polytopes: unknown floor %s\n", v); return 0; }
+            ++i;
         } else if (!strcmp(a, "--scene")) {
             ++i;
             o->scene_bin = !strcmp(v, "bin") || !strcmp(v, "all");
@@ -425,6 +435,41 @@ static double total_energy(const scene *sc, mk_world *w, const int *ids, double 
     return e;
 }
 
+/* The mesh ground (--floor mesh): z = 0 over [-4, 4]^2, 32 x 32 cells with
+ * the inner vertices jittered by up to 0.3 cell in x and y and each cell cut
+ * along a random diagonal, counter-clockwise from +z: the same plane as the
+ * default ground, tessellated. Its own generator, fixed: the scenes' bodies
+ * do not change with the floor. */
+#define MESH_FLOOR_G 32
+#define MESH_FLOOR_VERTICES ((MESH_FLOOR_G + 1) * (MESH_FLOOR_G + 1))
+#define MESH_FLOOR_TRIANGLES (2 * MESH_FLOOR_G * MESH_FLOOR_G)
+typedef struct mesh_floor {
+    mk_vec3 v[MESH_FLOOR_VERTICES];
+    int idx[3 * MESH_FLOOR_TRIANGLES];
+} mesh_floor;
+
+static void make_mesh_floor(mesh_floor *f)
+{
+    const unsigned long long saved = rng_state;
+    rng_state = 0x666c6f6f72ull;
+    const int g = MESH_FLOOR_G;
+    const double h = 8.0 / g;
+    for (int i = 0; i <= g; ++i)
+        for (int j = 0; j <= g; ++j) {
+            double x = -4 + i * h, y = -4 + j * h;
+            if (i > 0 && i < g && j > 0 && j < g)
+                x += uniform(-0.3, 0.3) * h, y += uniform(-0.3, 0.3) * h;
+            f->v[i * (g + 1) + j] = (mk_vec3){x, y, 0};
+        }
+    for (int i = 0, t = 0; i < g; ++i)
+        for (int j = 0; j < g; ++j, t += 2) {
+            const int a = i * (g + 1) + j, b = a + g + 1, c = b + 1, d = a + 1;
+            const int q1[6] = {a, b, c, a, c, d}, q2[6] = {a, b, d, b, c, d};
+            memcpy(&f->idx[3 * t], rnd() < 0.5 ? q1 : q2, sizeof q1);
+        }
+    rng_state = saved;
+}
+
 static int run_scene(const scene *sc, const options *o, const engine *eng, mk_narrowphase np, int variant,
                      int growth, const char *label, record *rec, summary *sum)
 {
@@ -434,7 +479,16 @@ static int run_scene(const scene *sc, const options *o, const engine *eng, mk_na
     mk_world *w = eng->create(&cfg);
     if (!w)
         return 0;
-    mk_world_add_ground(w);
+    if (o->floor_mesh) {
+        mesh_floor fl;
+        make_mesh_floor(&fl);
+        if (mk_world_add_ground_mesh(w, fl.v, MESH_FLOOR_VERTICES, fl.idx, MESH_FLOOR_TRIANGLES) != 0) {
+            mk_world_destroy(w);
+            return 0;
+        }
+    } else {
+        mk_world_add_ground(w);
+    }
     int *ids = malloc(sizeof(int) * (size_t)sc->count);
     mk_transform *poses = malloc(sizeof(mk_transform) * (size_t)sc->count);
     for (int i = 0; i < sc->count; ++i)
@@ -634,7 +688,7 @@ static int run_all(const scene *sc, const options *o, const engine *eng)
     summary sums[5];
     record *rec = malloc(sizeof(record) * (size_t)o->steps);
     char title[64];
-    snprintf(title, sizeof title, "%s_%s", eng->name, sc->name);
+    snprintf(title, sizeof title, "%s_%s%s", eng->name, sc->name, o->floor_mesh ? "_meshfloor" : "");
     int ok = 1, done = 0;
     for (int r = 0; r < runs; ++r) {
         mk_narrowphase np = r == 0 ? MK_NARROWPHASE_STOCK : MK_NARROWPHASE_MINKOWSKI;

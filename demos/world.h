@@ -81,6 +81,10 @@ typedef struct mk_world mk_world;
 /* What every engine implements. */
 typedef struct mk_world_ops {
     void (*add_ground)(mk_world *w); /* the static plane z = 0 */
+    /* A static triangle mesh ground instead (counter-clockwise seen from +z;
+     * copied: the arrays may go after the call). Returns 0, or -1. */
+    int (*add_ground_mesh)(mk_world *w, const mk_vec3 *vertices, int num_vertices, const int *indices,
+                           int num_triangles);
     int (*add_body)(mk_world *w, const mk_body_desc *desc); /* index >= 0, or -1 */
     mk_step_stats (*step)(mk_world *w);
     mk_transform (*body_pose)(const mk_world *w, int body);
@@ -102,6 +106,10 @@ mk_world *mk_bullet_world_create(const mk_world_config *cfg);
 mk_world *mk_ode_world_create(const mk_world_config *cfg);
 
 static inline void mk_world_add_ground(mk_world *w) { w->ops->add_ground(w); }
+static inline int mk_world_add_ground_mesh(mk_world *w, const mk_vec3 *v, int nv, const int *idx, int nt)
+{
+    return w->ops->add_ground_mesh(w, v, nv, idx, nt);
+}
 static inline int mk_world_add_body(mk_world *w, const mk_body_desc *d) { return w->ops->add_body(w, d); }
 static inline mk_step_stats mk_world_step(mk_world *w) { return w->ops->step(w); }
 static inline mk_transform mk_world_body_pose(const mk_world *w, int i) { return w->ops->body_pose(w, i); }

@@ -63,6 +63,10 @@ struct BulletWorld {
     std::unique_ptr<btSequentialImpulseConstraintSolver> solver;
     std::unique_ptr<btDiscreteDynamicsWorld> world;
     mk_bullet_context *mk = nullptr;
+    // a mesh ground's arrays and their interface, declared before the shapes so they outlive them
+    std::vector<btScalar> ground_vertices;
+    std::vector<int> ground_indices;
+    std::unique_ptr<btTriangleIndexVertexArray> ground_mesh;
     std::vector<std::unique_ptr<btCollisionShape>> shapes;
     std::vector<std::unique_ptr<btDefaultMotionState>> states;
     std::vector<std::unique_ptr<btRigidBody>> bodies; // index = body id (ground excluded)
@@ -142,6 +146,31 @@ void add_ground(mk_world *w)
     bw->world->addRigidBody(bw->ground.get());
 }
 
+// A btBvhTriangleMeshShape ground: Bullet's own convex-concave algorithm in
+// both runs (the minkowski adapter takes convex pairs only).
+int add_ground_mesh(mk_world *w, const mk_vec3 *v, int nv, const int *idx, int nt)
+{
+    BulletWorld *bw = self(w);
+    if (bw->ground || nv < 3 || nt < 1)
+        return -1;
+    bw->ground_vertices.resize(3 * size_t(nv));
+    for (int i = 0; i < nv; ++i) {
+        bw->ground_vertices[3 * size_t(i)] = btScalar(v[i].x);
+        bw->ground_vertices[3 * size_t(i) + 1] = btScalar(v[i].y);
+        bw->ground_vertices[3 * size_t(i) + 2] = btScalar(v[i].z);
+    }
+    bw->ground_indices.assign(idx, idx + 3 * size_t(nt));
+    bw->ground_mesh.reset(new btTriangleIndexVertexArray(nt, bw->ground_indices.data(), 3 * int(sizeof(int)), nv,
+                                                         bw->ground_vertices.data(), 3 * int(sizeof(btScalar))));
+    bw->shapes.emplace_back(new btBvhTriangleMeshShape(bw->ground_mesh.get(), true));
+    btRigidBody::btRigidBodyConstructionInfo ci(0, nullptr, bw->shapes.back().get());
+    ci.m_friction = btScalar(bw->cfg.friction);
+    bw->ground.reset(new btRigidBody(ci));
+    bw->ground->setUserIndex(MK_PAIR_PLANE);
+    bw->world->addRigidBody(bw->ground.get());
+    return 0;
+}
+
 int add_body(mk_world *w, const mk_body_desc *d)
 {
     BulletWorld *bw = self(w);
@@ -205,7 +234,8 @@ void destroy(mk_world *w) { delete self(w); }
 
 const mk_pair_times *pair_times(const mk_world *w) { return self(w)->by_pair.get(); }
 
-const mk_world_ops kOps = {add_ground, add_body, step, body_pose, body_velocity, minkowski_calls, destroy, pair_times};
+const mk_world_ops kOps = {add_ground,      add_ground_mesh, add_body, step,     body_pose,
+                           body_velocity,   minkowski_calls, destroy,  pair_times};
 
 } // namespace
 

@@ -38,6 +38,9 @@ typedef struct ode_world {
     size_t cap_contacts;   /* in pairs */
     int minkowski;
     mk_pair_times *by_pair; /* cfg.by_pair: per-pair times (geom data: pair kind + 1) */
+    dTriMeshDataID ground_data; /* a mesh ground: its data and arrays (ODE does not copy them) */
+    double *ground_vertices;
+    dTriIndex *ground_indices;
 } ode_world;
 
 static ode_world *self(mk_world *w) { return (ode_world *)w; }
@@ -64,6 +67,30 @@ static void set_kind(dGeomID g, int kind) { dGeomSetData(g, (void *)(intptr_t)(k
 static int kind_of(dGeomID g) { return (int)(intptr_t)dGeomGetData(g) - 1; }
 
 static void add_ground(mk_world *w) { set_kind(dCreatePlane(self(w)->space, 0, 0, 1, 0), MK_PAIR_PLANE); }
+
+/* A dTriMesh ground (timed with the plane's pair kind: the ground). ODE's
+ * convex-trimesh collider wants the face angles preprocessed (it aborts
+ * without them). */
+static int add_ground_mesh(mk_world *mw, const mk_vec3 *v, int nv, const int *idx, int nt)
+{
+    ode_world *w = self(mw);
+    if (w->ground_data || nv < 3 || nt < 1)
+        return -1;
+    w->ground_vertices = malloc(sizeof(double) * 3 * (size_t)nv);
+    w->ground_indices = malloc(sizeof(dTriIndex) * 3 * (size_t)nt);
+    if (!w->ground_vertices || !w->ground_indices)
+        return -1;
+    for (int i = 0; i < nv; ++i)
+        w->ground_vertices[3 * i] = v[i].x, w->ground_vertices[3 * i + 1] = v[i].y, w->ground_vertices[3 * i + 2] = v[i].z;
+    for (int i = 0; i < 3 * nt; ++i)
+        w->ground_indices[i] = (dTriIndex)idx[i];
+    w->ground_data = dGeomTriMeshDataCreate();
+    dGeomTriMeshDataBuildDouble(w->ground_data, w->ground_vertices, 3 * sizeof(double), nv, w->ground_indices, 3 * nt,
+                                3 * sizeof(dTriIndex));
+    dGeomTriMeshDataPreprocess2(w->ground_data, 1u << dTRIDATAPREPROCESS_BUILD_FACE_ANGLES, NULL);
+    set_kind(dCreateTriMesh(w->space, w->ground_data, NULL, NULL, NULL), MK_PAIR_PLANE);
+    return 0;
+}
 
 static dGeomID cone_as_convex(dSpaceID space, double r, double h)
 {
@@ -280,6 +307,12 @@ static void destroy(mk_world *mw)
     dJointGroupDestroy(w->joints);
     dSpaceDestroy(w->space); /* destroys the geoms too (cleanup mode on) */
     dWorldDestroy(w->world);
+    if (w->ground_data) {
+        mk_ode_forget_trimesh_data(w->ground_data);
+        dGeomTriMeshDataDestroy(w->ground_data);
+    }
+    free(w->ground_vertices);
+    free(w->ground_indices);
     if (w->minkowski)
         mk_ode_uninstall();
     free(w->bodies);
@@ -293,7 +326,7 @@ static void destroy(mk_world *mw)
 
 static const mk_pair_times *pair_times(const mk_world *w) { return cself(w)->by_pair; }
 
-static const mk_world_ops kOps = {add_ground,      add_body, step,      body_pose, body_velocity,
+static const mk_world_ops kOps = {add_ground, add_ground_mesh, add_body, step,      body_pose, body_velocity,
                                   minkowski_calls, destroy,  pair_times};
 
 mk_world *mk_ode_world_create(const mk_world_config *cfg)

@@ -321,6 +321,9 @@ static void foreign_aabb(dGeomID g, dReal aabb[6])
         aabb[k] = k % 2 ? 1 : -1;
 }
 
+#define FLOOR_G 16
+static double g_floor_v[(FLOOR_G + 1) * (FLOOR_G + 1) * 3];
+static dTriIndex g_floor_i[FLOOR_G * FLOOR_G * 6];
 static dGeomID make_floor(dSpaceID space, dTriMeshDataID *data, double w, double slope);
 
 START_TEST(uninstall_keeps_older_classes)
@@ -1395,7 +1398,26 @@ END_TEST
  * bodies and drop poses (oracle.h). */
 START_TEST(mixed_bodies_in_a_bin)
 {
-    mk_world *w = make_world(MK_NARROWPHASE_MINKOWSKI, 0);
+    /* loop 0: on the plane; loop 1: on a triangle-mesh ground (the same plane, make_floor's jittered
+     * grid: every kind against dTriMesh, MK_ODE_TRIMESH and the new classes) */
+    mk_world *w;
+    if (_i) {
+        mk_world_config cfg = {MK_NARROWPHASE_MINKOWSKI, MK_GJK_NESTEROV, 1.0 / 240, 9.81, 0.6, 0, 0};
+        w = mk_ode_world_create(&cfg);
+        ck_assert_ptr_nonnull(w);
+        dTriMeshDataID unused;
+        dGeomDestroy(make_floor(0, &unused, 8, 0)); /* fills g_floor_v / g_floor_i */
+        dGeomTriMeshDataDestroy(unused);
+        static mk_vec3 fv[(FLOOR_G + 1) * (FLOOR_G + 1)];
+        static int fi[FLOOR_G * FLOOR_G * 6];
+        for (int k = 0; k < (FLOOR_G + 1) * (FLOOR_G + 1); ++k)
+            fv[k] = (mk_vec3){g_floor_v[3 * k], g_floor_v[3 * k + 1], g_floor_v[3 * k + 2]};
+        for (int k = 0; k < FLOOR_G * FLOOR_G * 6; ++k)
+            fi[k] = (int)g_floor_i[k];
+        ck_assert_int_eq(mk_world_add_ground_mesh(w, fv, (FLOOR_G + 1) * (FLOOR_G + 1), fi, FLOOR_G * FLOOR_G * 2), 0);
+    } else {
+        w = make_world(MK_NARROWPHASE_MINKOWSKI, 0);
+    }
     const double half = 1.0, wall = 0.05;
     for (int k = 0; k < 4; ++k) {
         mk_body_desc d = {0};
@@ -1524,10 +1546,6 @@ END_TEST
  * z = slope x), inner vertices jittered by up to 0.3 cell in x and y, each
  * cell cut along a random diagonal, counter-clockwise from +z. The arrays
  * stay alive as ODE wants (the data is not copied). */
-#define FLOOR_G 16
-static double g_floor_v[(FLOOR_G + 1) * (FLOOR_G + 1) * 3];
-static dTriIndex g_floor_i[FLOOR_G * FLOOR_G * 6];
-
 static dGeomID make_floor(dSpaceID space, dTriMeshDataID *data, double w, double slope)
 {
     const int g = FLOOR_G;
@@ -2130,7 +2148,7 @@ int main(void)
     tcase_add_test(scenes, convex_stack_stands_10s);
     tcase_add_test(scenes, mesh_cube_rests_on_its_face);
     tcase_add_test(scenes, mesh_cube_stack_stands_10s);
-    tcase_add_test(scenes, mixed_bodies_in_a_bin);
+    tcase_add_loop_test(scenes, mixed_bodies_in_a_bin, 0, 2); /* on the plane, on a triangle mesh */
     tcase_add_test(scenes, pair_times_add_up);
     tcase_add_test(scenes, same_answers_wherever_geoms_sit);
     tcase_add_loop_test(scenes, new_classes_rest_and_slide_on_meshes, 0, 2); /* trimesh, heightfield */
