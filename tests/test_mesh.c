@@ -640,6 +640,73 @@ START_TEST(grid_matches_the_general_mesh)
 }
 END_TEST
 
+/* Random triangle soups as meshes come (duplicated and collinear vertices,
+ * slivers, back-to-back pairs, edges of three or more triangles, offsets
+ * up to 5e4, scales 1e-2 to 1e2) against every family at random poses:
+ * a status that is not bad input, at most the contacts asked for, every
+ * one finite with a unit normal. No oracle beyond that: the point is that
+ * nothing breaks. */
+START_TEST(random_soups_stay_finite)
+{
+    or_rng r = or_test_rng(0x736f7570);
+    or_hull_pool p12, p60;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 8, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 4, 60), MK_OK);
+    int calls = 0, contacts = 0, degenerate = 0;
+    for (int it = 0; it < or_scaled(300); ++it) {
+        const int nv = 3 + or_int(&r, 40), nt = 1 + or_int(&r, 60);
+        const double off = or_int(&r, 5) == 0 ? or_uniform(&r, -5e4, 5e4) : 0, scale = pow(10, or_uniform(&r, -2, 2));
+        mk_vec3 v[43];
+        int idx[183];
+        for (int k = 0; k < nv; ++k) {
+            v[k] = v3(off + scale * or_uniform(&r, -0.5, 0.5), off + scale * or_uniform(&r, -0.5, 0.5),
+                      scale * or_uniform(&r, -0.15, 0.15));
+            if (k > 0 && or_int(&r, 10) == 0)
+                v[k] = v[k - 1];
+            if (k > 1 && or_int(&r, 20) == 0)
+                v[k] = v3_scale(v3_add(v[k - 1], v[k - 2]), 0.5);
+        }
+        for (int k = 0; k < 3 * nt; ++k)
+            idx[k] = or_int(&r, nv);
+        if (nt > 2 && or_int(&r, 3) == 0)
+            idx[3] = idx[0], idx[4] = idx[2], idx[5] = idx[1];
+        mk_mesh *m = NULL;
+        const mk_status cs = mk_mesh_create(v, nv, idx, nt, &m);
+        if (cs == MK_DEGENERATE_HULL) {
+            ++degenerate;
+            continue;
+        }
+        ck_assert_int_eq(cs, MK_OK);
+        for (int q = 0; q < 20; ++q) {
+            mk_shape s;
+            or_random_shape(&r, (or_family)or_int(&r, OR_FAMILY_COUNT), &p12, &p60, &s);
+            const mk_transform xf = or_pose(&r, v3(off + scale * or_uniform(&r, -0.5, 0.5),
+                                                    off + scale * or_uniform(&r, -0.5, 0.5),
+                                                    scale * or_uniform(&r, -0.15, 0.15)));
+            mk_collide_settings st = mk_collide_default_settings();
+            st.speculative = or_int(&r, 5) == 0 ? 0.01 * scale : 0;
+            mk_mesh_contact c[16];
+            int n = -1;
+            const int max = 1 + or_int(&r, 16);
+            const mk_status rs = mk_collide_mesh(&s, &xf, m, &kIdentity, &st, max, c, &n);
+            REQUIRE(rs < MK_INVALID_INPUT && n >= 0 && n <= max, "soup %d pose %d: %s, %d contacts of %d", it, q,
+                    mk_status_string(rs), n, max);
+            for (int k = 0; k < n; ++k)
+                REQUIRE(v3_finite(c[k].position) && isfinite(c[k].depth) && fabs(v3_len(c[k].normal) - 1) < 1e-9 &&
+                            c[k].triangle >= 0 && c[k].triangle < nt,
+                        "soup %d pose %d: contact %d not finite or not unit", it, q, k);
+            ++calls;
+            contacts += n;
+        }
+        mk_mesh_destroy(m);
+    }
+    printf("random soups: %d calls, %d contacts, %d soups without a triangle with area\n", calls, contacts, degenerate);
+    ck_assert_int_gt(contacts, calls / 4);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
 /* A sphere resting in a V valley touches both sides: one contact each, the
  * side's normal, depth r minus the distance to the side's plane. */
 START_TEST(valley_gives_both_sides)
@@ -730,6 +797,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, spheres_on_convex_surfaces_are_exact);
     tcase_add_test(tc, edge_next_to_a_corner);
     tcase_add_test(tc, grid_matches_the_general_mesh);
+    tcase_add_test(tc, random_soups_stay_finite);
     tcase_add_test(tc, valley_gives_both_sides);
     tcase_add_test(tc, one_sided_and_separated);
     tcase_add_test(tc, spheres_on_a_terrain_are_exact);
