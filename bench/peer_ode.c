@@ -44,6 +44,21 @@ static void convex_arrays(const mk_hull *h, dReal **planes, dReal **points, unsi
         (*points)[3 * v + 2] = h->vertices[v].z - c.z;
 }
 
+/* Poses a geom whose origin is at `centre` in the shape's frame (a hull's
+ * centroid, for convex_arrays; 0 otherwise): the shape posed by xf. */
+static void pose_geom(dGeomID g, const mk_transform *xf, mk_vec3 centre)
+{
+    dMatrix3 R;
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c)
+            R[4 * r + c] = xf->R.m[r][c];
+        R[4 * r + 3] = 0;
+    }
+    dGeomSetRotation(g, R);
+    const mk_vec3 c = mk_transform_point(xf, centre);
+    dGeomSetPosition(g, c.x, c.y, c.z);
+}
+
 void peer_ode_ray_release(void *ctx)
 {
     ode_ray_ctx *x = ctx;
@@ -104,21 +119,7 @@ void *peer_ode_ray_make(const bench_pool *pool, int n, const int *shape, const m
             x->geoms[i] = dCreateConvex(0, x->planes[k], (unsigned)h->num_faces, x->points[k],
                                         (unsigned)h->num_vertices, x->polys[k]);
         }
-        dMatrix3 R;
-        for (int r = 0; r < 3; ++r) {
-            for (int c = 0; c < 3; ++c)
-                R[4 * r + c] = xf[i].R.m[r][c];
-            R[4 * r + 3] = 0;
-        }
-        dGeomSetRotation(x->geoms[i], R);
-        mk_vec3 p = xf[i].p;
-        if (s->type == MK_SHAPE_HULL) { /* the centroid's world position */
-            const mk_vec3 c = s->u.hull.hull->centroid;
-            p = b3(p.x + xf[i].R.m[0][0] * c.x + xf[i].R.m[0][1] * c.y + xf[i].R.m[0][2] * c.z,
-                   p.y + xf[i].R.m[1][0] * c.x + xf[i].R.m[1][1] * c.y + xf[i].R.m[1][2] * c.z,
-                   p.z + xf[i].R.m[2][0] * c.x + xf[i].R.m[2][1] * c.y + xf[i].R.m[2][2] * c.z);
-        }
-        dGeomSetPosition(x->geoms[i], p.x, p.y, p.z);
+        pose_geom(x->geoms[i], &xf[i], s->type == MK_SHAPE_HULL ? s->u.hull.hull->centroid : b3(0, 0, 0));
     }
     return x;
 }
@@ -224,17 +225,7 @@ int peer_ode_mesh_shape(void *ctx, const mk_shape *s)
 int peer_ode_mesh_collide(void *ctx, const mk_transform *xf, int max, double *depth, mk_vec3 *normal)
 {
     ode_mesh_ctx *x = ctx;
-    dMatrix3 R;
-    for (int r = 0; r < 3; ++r) {
-        for (int c = 0; c < 3; ++c)
-            R[4 * r + c] = xf->R.m[r][c];
-        R[4 * r + 3] = 0;
-    }
-    const mk_vec3 c = x->centre, p = xf->p;
-    dGeomSetRotation(x->geom, R);
-    dGeomSetPosition(x->geom, p.x + xf->R.m[0][0] * c.x + xf->R.m[0][1] * c.y + xf->R.m[0][2] * c.z,
-                     p.y + xf->R.m[1][0] * c.x + xf->R.m[1][1] * c.y + xf->R.m[1][2] * c.z,
-                     p.z + xf->R.m[2][0] * c.x + xf->R.m[2][1] * c.y + xf->R.m[2][2] * c.z);
+    pose_geom(x->geom, xf, x->centre);
     dContactGeom cg[64];
     const int n = dCollide(x->geom, x->floor, max < 64 ? max : 64, cg, sizeof cg[0]);
     for (int k = 0; k < n; ++k) {

@@ -110,6 +110,7 @@ struct mk_mesh {
     int *source;   /* the input index of each triangle */
     int *ring_start, *ring; /* the vertices an edge joins to v: ring[ring_start[v] .. ring_start[v + 1]) */
     mk_vec3 *normal;
+    mk_vec3 *box; /* 2 per triangle: its box's corners */
     tri_info *info;
     mesh_node *nodes;
 };
@@ -237,26 +238,30 @@ void mk_mesh_destroy(mk_mesh *m)
     free(m->ring_start);
     free(m->ring);
     free(m->info);
+    free(m->box);
     free(m);
 }
 
 int mk_mesh_triangle_count(const mk_mesh *m) { return m ? m->num_triangles : 0; }
 int mk_mesh_vertex_count(const mk_mesh *m) { return m ? m->num_vertices : 0; }
 
-/* The triangles' normals and edge information (tri_info), once the
+/* The triangles' normals, boxes and edge information (tri_info), once the
  * triangles, their opposite vertices and the vertices are in place.
  * Returns 0 when out of memory. */
 static int finish(mk_mesh *m)
 {
     const int nt = m->num_triangles;
     m->info = malloc(sizeof *m->info * (size_t)nt);
-    if (!m->info)
+    m->box = malloc(sizeof *m->box * 2 * (size_t)nt);
+    if (!m->info || !m->box)
         return 0;
     for (int t = 0; t < nt; ++t) {
         const mk_vec3 a = m->vertices[m->tri[3 * t]], b = m->vertices[m->tri[3 * t + 1]],
                       c = m->vertices[m->tri[3 * t + 2]];
         const mk_vec3 n = v3_cross(v3_sub(b, a), v3_sub(c, a));
         m->normal[t] = v3_scale(n, 1 / v3_len(n));
+        m->box[2 * t] = v3_lesser(a, v3_lesser(b, c));
+        m->box[2 * t + 1] = v3_greater(a, v3_greater(b, c));
     }
     for (int t = 0; t < nt; ++t) {
         tri_info *ti = &m->info[t];
@@ -933,9 +938,7 @@ mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const m
             /* the triangle's own box, not its leaf's: which triangles answer
              * must not depend on how the tree grouped them (a shape deep
              * under a slope can reach a prism beside its box) */
-            const mk_vec3 a = mesh->vertices[mesh->tri[3 * t]], b = mesh->vertices[mesh->tri[3 * t + 1]],
-                          c = mesh->vertices[mesh->tri[3 * t + 2]];
-            const mk_vec3 tl = v3_lesser(a, v3_lesser(b, c)), th = v3_greater(a, v3_greater(b, c));
+            const mk_vec3 tl = mesh->box[2 * t], th = mesh->box[2 * t + 1];
             if (tl.x > hi.x || th.x < lo.x || tl.y > hi.y || th.y < lo.y || tl.z > hi.z || th.z < lo.z)
                 continue;
             if (n > MESH_BUFFER)

@@ -355,11 +355,18 @@ static int closed_interval(const mk_shape *sh, mk_vec3 s, mk_vec3 r, mk_real *t0
     }
 }
 
-/* The checks both entry points make (ray.h): MK_OK, or the status of the
- * bad input with its placeholders in *out (out not NULL). */
-static mk_status ray_inputs(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 u, mk_real max_t,
-                            const mk_ray_settings *st, mk_ray_result *out)
+/* What both entry points start with (ray.h): the unit direction *u and the
+ * settings *st (the defaults for NULL), then the checks: MK_OK, or the
+ * status of the bad input with its placeholders in *out. */
+static mk_status ray_inputs(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 dir, mk_real max_t,
+                            const mk_ray_settings *settings, mk_ray_result *out, mk_vec3 *u_out,
+                            mk_ray_settings *st_out)
 {
+    if (!out)
+        return MK_INVALID_INPUT;
+    const mk_vec3 u = *u_out = unit_of(dir);
+    const mk_ray_settings *st = st_out;
+    *st_out = settings ? *settings : mk_ray_default_settings();
     placeholder(out, MK_INVALID_INPUT, origin, u);
     if (!shape || !xf)
         return MK_INVALID_INPUT;
@@ -378,11 +385,9 @@ static mk_status ray_inputs(const mk_shape *shape, const mk_transform *xf, mk_ve
 mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 dir, mk_real max_t,
                       const mk_ray_settings *settings, mk_ray_result *out)
 {
-    if (!out)
-        return MK_INVALID_INPUT;
-    const mk_vec3 u = unit_of(dir);
-    const mk_ray_settings st = settings ? *settings : mk_ray_default_settings();
-    const mk_status in = ray_inputs(shape, xf, origin, u, max_t, &st, out);
+    mk_vec3 u;
+    mk_ray_settings st;
+    const mk_status in = ray_inputs(shape, xf, origin, dir, max_t, settings, out, &u, &st);
     if (in != MK_OK)
         return in;
 
@@ -562,11 +567,9 @@ mk_status mk_ray_cast(const mk_shape *shape, const mk_transform *xf, mk_vec3 ori
 mk_status mk_ray_exit(const mk_shape *shape, const mk_transform *xf, mk_vec3 origin, mk_vec3 dir, mk_real max_t,
                       const mk_ray_settings *settings, mk_ray_result *out)
 {
-    if (!out)
-        return MK_INVALID_INPUT;
-    const mk_vec3 u = unit_of(dir);
-    const mk_ray_settings st = settings ? *settings : mk_ray_default_settings();
-    const mk_status in = ray_inputs(shape, xf, origin, u, max_t, &st, out);
+    mk_vec3 u;
+    mk_ray_settings st;
+    const mk_status in = ray_inputs(shape, xf, origin, dir, max_t, settings, out, &u, &st);
     if (in != MK_OK)
         return in;
     /* Every point of the shape on the ray lies within t <= |origin - centre|

@@ -489,6 +489,19 @@ static int patch_cap(int max)
                                                 : max;
 }
 
+/* Contact i of the caller's array (`skip` bytes apart), filled in ODE's
+ * fields; side1 = -1. */
+static void put_contact(dContactGeom *c, int i, int skip, mk_vec3 pos, mk_vec3 normal, double depth, dGeomID o1,
+                        dGeomID o2, int side2)
+{
+    dContactGeom *out = (dContactGeom *)((char *)c + (size_t)i * (size_t)skip);
+    out->pos[0] = pos.x, out->pos[1] = pos.y, out->pos[2] = pos.z;
+    out->normal[0] = normal.x, out->normal[1] = normal.y, out->normal[2] = normal.z;
+    out->depth = depth;
+    out->g1 = o1, out->g2 = o2;
+    out->side1 = -1, out->side2 = side2;
+}
+
 /* Writes penetrating points (depth >= 0) as ODE contacts with normal
  * `sign * normal`, at most `max`, `skip` bytes apart. The points come in id
  * order; when more penetrate than fit, the deepest go first. */
@@ -507,15 +520,9 @@ static int emit_points(const mk_manifold_point *pts, int count, mk_vec3 normal, 
                 order[b - 1] = t;
             }
     int n = m < max ? m : max;
-    for (int i = 0; i < n; ++i) {
-        const mk_manifold_point *p = &pts[order[i]];
-        dContactGeom *out = (dContactGeom *)((char *)c + (size_t)i * (size_t)skip);
-        out->pos[0] = p->position.x, out->pos[1] = p->position.y, out->pos[2] = p->position.z;
-        out->normal[0] = sign * normal.x, out->normal[1] = sign * normal.y, out->normal[2] = sign * normal.z;
-        out->depth = p->depth;
-        out->g1 = o1, out->g2 = o2;
-        out->side1 = out->side2 = -1;
-    }
+    const mk_vec3 n_ode = {sign * normal.x, sign * normal.y, sign * normal.z};
+    for (int i = 0; i < n; ++i)
+        put_contact(c, i, skip, pts[order[i]].position, n_ode, pts[order[i]].depth, o1, o2, -1);
     G.stats.contacts += (unsigned long long)n;
     return n;
 }
@@ -658,13 +665,9 @@ static int ray_contact(dGeomID ray, dGeomID g, dContactGeom *contact)
         return fail();
     if (st != MK_RAY_HIT)
         return 0;
-    contact->pos[0] = r.point.x, contact->pos[1] = r.point.y, contact->pos[2] = r.point.z;
-    contact->normal[0] = sign * r.normal.x, contact->normal[1] = sign * r.normal.y;
-    contact->normal[2] = sign * r.normal.z;
-    contact->depth = depth < 0 ? 0 : depth;
-    contact->g1 = ray;
-    contact->g2 = g;
-    contact->side1 = contact->side2 = -1;
+    put_contact(contact, 0, (int)sizeof *contact, r.point,
+                (mk_vec3){sign * r.normal.x, sign * r.normal.y, sign * r.normal.z}, depth < 0 ? 0 : depth, ray, g,
+                -1);
     ++G.stats.contacts;
     return 1;
 }
@@ -836,13 +839,8 @@ static int mesh_contacts(dGeomID o1, dGeomID o2, const mk_mesh *mesh, const mk_t
     for (int i = 0; i < n; ++i) {
         if (c[i].depth < 0)
             continue;
-        dContactGeom *out = (dContactGeom *)((char *)contact + (size_t)written * (size_t)skip);
-        out->pos[0] = c[i].position.x, out->pos[1] = c[i].position.y, out->pos[2] = c[i].position.z;
-        out->normal[0] = c[i].normal.x, out->normal[1] = c[i].normal.y, out->normal[2] = c[i].normal.z;
-        out->depth = c[i].depth;
-        out->g1 = o1, out->g2 = o2;
-        out->side1 = -1, out->side2 = sides ? c[i].triangle : -1;
-        ++written;
+        put_contact(contact, written++, skip, c[i].position, c[i].normal, c[i].depth, o1, o2,
+                    sides ? c[i].triangle : -1);
     }
     G.stats.contacts += (unsigned long long)written;
     return written;

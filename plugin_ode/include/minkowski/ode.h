@@ -53,7 +53,7 @@
  * collider (libccd) gives no contact to 299 of 300 shapes 0.5-5 mm deep
  * (mk_bench --section mesh; tests/ode counts them on 40 poses each).
  * dSphere against dTriMesh keeps ODE's collider, exact on those floors and
- * 2.7-2.9 times as fast.
+ * 2.7 times as fast.
  *
  * Contacts follow ODE: normal from g2 into g1, depth > 0 penetration (only
  * points with depth >= 0 are returned), g1 = o1, g2 = o2, side1 = side2 = -1
