@@ -859,6 +859,156 @@ START_TEST(one_sided_and_separated)
 }
 END_TEST
 
+/* ------------------------------------------------------------ filters */
+
+/* Field by field (the struct's padding is not written). */
+static int same_contacts(const mk_mesh_contact *a, const mk_mesh_contact *b, int n)
+{
+    for (int k = 0; k < n; ++k)
+        if (memcmp(&a[k].position, &b[k].position, sizeof a[k].position) ||
+            memcmp(&a[k].normal, &b[k].normal, sizeof a[k].normal) || memcmp(&a[k].depth, &b[k].depth, sizeof a[k].depth) ||
+            a[k].triangle != b[k].triangle)
+            return 0;
+    return 1;
+}
+
+/* A filter that records the triangles offered and accepts those not marked. */
+typedef struct filter_log {
+    int calls, cap;
+    int *offered;
+    const unsigned char *reject; /* per input triangle, or NULL */
+} filter_log;
+
+static int log_filter(void *user, int triangle)
+{
+    filter_log *f = user;
+    if (f->calls < f->cap)
+        f->offered[f->calls] = triangle;
+    ++f->calls;
+    return !(f->reject && f->reject[triangle]);
+}
+
+/* The triangles a query tests (mk_mesh_overlaps) are those whose boxes meet
+ * the shape's box grown by its radius and the speculative distance, each
+ * once: against brute force over every triangle's corners and the shape's
+ * support along the mesh's axes (pairs within 1e-9 of touching either way).
+ * The filter is offered exactly that list in that order; accepting all
+ * gives mk_collide_mesh's contacts bit for bit, rejecting all gives none,
+ * and no contact comes from a rejected triangle. */
+START_TEST(filter_sees_the_tested_triangles)
+{
+    or_rng r = or_test_rng(0x66696c74);
+    or_hull_pool p12, p60;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 8, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 4, 60), MK_OK);
+    for (int i = 0; i <= 10; ++i)
+        for (int j = 0; j <= 10; ++j)
+            terrain_h[i][j] = or_uniform(&r, 0, 0.5);
+    soup s = grid(&r, 10, 5, terrain, 0.3, 0);
+    mk_mesh *m = make_mesh(&s);
+    terrain_soup = &s;
+    int *list = malloc(sizeof *list * (size_t)(s.nt + 1)), *offered = malloc(sizeof *offered * (size_t)(s.nt + 1));
+    unsigned char *reject = malloc((size_t)s.nt), *in = malloc((size_t)s.nt), *seen = malloc((size_t)s.nt);
+    mk_collide_settings spec = mk_collide_default_settings();
+    spec.speculative = 0.02;
+    const int n = or_scaled(40);
+    int offered_total = 0, kept_total = 0;
+    for (int f = 0; f < OR_FAMILY_COUNT; ++f)
+        for (int i = 0; i < n; ++i) {
+            const char *name = or_family_name((or_family)f);
+            mk_shape sh;
+            or_random_shape(&r, (or_family)f, &p12, &p60, &sh);
+            const mk_transform mesh_xf = or_pose(&r, v3(or_uniform(&r, -3, 3), or_uniform(&r, -3, 3), 0));
+            const mk_vec3 local = place_over_terrain(&r, 0.4);
+            mk_transform xf = or_pose(&r, v3_add(mesh_xf.p, m3_mul(&mesh_xf.R, local)));
+            const mk_collide_settings *st = i % 2 ? &spec : NULL;
+            const double pad = i % 2 ? spec.speculative : mk_collide_default_settings().speculative; /* the radius is in or_support_value */
+            /* brute force: the shape's box along the mesh's axes against each triangle's box */
+            double lo[3], hi[3];
+            for (int k = 0; k < 3; ++k) {
+                const mk_vec3 axis = v3(mesh_xf.R.m[0][k], mesh_xf.R.m[1][k], mesh_xf.R.m[2][k]);
+                const double o = v3_dot(axis, mesh_xf.p);
+                hi[k] = or_support_value(&sh, &xf, axis) - o + fmax(pad, 0);
+                lo[k] = -or_support_value(&sh, &xf, v3_neg(axis)) - o - fmax(pad, 0);
+            }
+            int must = 0;
+            for (int t = 0; t < s.nt; ++t) {
+                double gap = -INFINITY;
+                for (int k = 0; k < 3; ++k) {
+                    double tl = INFINITY, th = -INFINITY;
+                    for (int c = 0; c < 3; ++c) {
+                        const double x = v3_comp(s.v[s.idx[3 * t + c]], k);
+                        tl = fmin(tl, x), th = fmax(th, x);
+                    }
+                    gap = fmax(gap, fmax(tl - hi[k], lo[k] - th));
+                }
+                in[t] = gap < -1e-9 ? 1 : gap > 1e-9 ? 0 : 2; /* 2: touching, either way */
+                must += in[t] == 1;
+                reject[t] = (unsigned char)or_int(&r, 2);
+            }
+            const int nl = mk_mesh_overlaps(&sh, &xf, m, &mesh_xf, st, list, s.nt + 1);
+            REQUIRE(nl >= must && nl <= s.nt, "%s #%d: %d triangles listed, %d must be", name, i, nl, must);
+            memset(seen, 0, (size_t)s.nt);
+            for (int k = 0; k < nl; ++k) {
+                REQUIRE(list[k] >= 0 && list[k] < s.nt && !seen[list[k]] && in[list[k]] != 0,
+                        "%s #%d: listed triangle %d is out of reach or listed twice", name, i, list[k]);
+                seen[list[k]] = 1;
+            }
+            for (int t = 0; t < s.nt; ++t)
+                REQUIRE(in[t] != 1 || seen[t], "%s #%d: triangle %d's box meets the shape's, not listed", name, i, t);
+            if (nl > 1) { /* a short buffer: the count, the first ones */
+                int few[2] = {-5, -5};
+                REQUIRE(mk_mesh_overlaps(&sh, &xf, m, &mesh_xf, st, few, 1) == nl && few[0] == list[0] && few[1] == -5,
+                        "%s #%d: short list", name, i);
+            }
+            REQUIRE(mk_mesh_overlaps(&sh, &xf, m, &mesh_xf, st, NULL, 0) == nl, "%s #%d: count only", name, i);
+
+            mk_mesh_contact plain[16], all[16], some[16];
+            int np = -1, na = -1, ns = -1;
+            const mk_status sp = mk_collide_mesh(&sh, &xf, m, &mesh_xf, st, 16, plain, &np);
+            filter_log lg = {0, s.nt + 1, offered, NULL};
+            const mk_status sa = mk_collide_mesh_filtered(&sh, &xf, m, &mesh_xf, st, log_filter, &lg, 16, all, &na);
+            REQUIRE(sa == sp && na == np && same_contacts(plain, all, np),
+                    "%s #%d: accepting every triangle changed the contacts (%d against %d)", name, i, na, np);
+            REQUIRE(lg.calls == nl && memcmp(offered, list, sizeof *list * (size_t)nl) == 0,
+                    "%s #%d: %d triangles offered, %d listed", name, i, lg.calls, nl);
+            lg = (filter_log){0, s.nt + 1, offered, reject};
+            const mk_status ss = mk_collide_mesh_filtered(&sh, &xf, m, &mesh_xf, st, log_filter, &lg, 16, some, &ns);
+            REQUIRE(ss < MK_INVALID_INPUT && lg.calls == nl && memcmp(offered, list, sizeof *list * (size_t)nl) == 0,
+                    "%s #%d: with rejections, %d offered of %d", name, i, lg.calls, nl);
+            for (int k = 0; k < ns; ++k)
+                REQUIRE(!reject[some[k].triangle], "%s #%d: contact %d from rejected triangle %d", name, i, k,
+                        some[k].triangle);
+            memset(reject, 1, (size_t)s.nt);
+            lg = (filter_log){0, s.nt + 1, offered, reject};
+            REQUIRE(mk_collide_mesh_filtered(&sh, &xf, m, &mesh_xf, st, log_filter, &lg, 16, some, &ns) == MK_OK &&
+                        ns == 0 && lg.calls == nl,
+                    "%s #%d: rejecting every triangle left %d contacts", name, i, ns);
+            offered_total += nl;
+            kept_total += np;
+        }
+    printf("filter: %d queries, %d triangles offered, %d contacts unfiltered\n", n * OR_FAMILY_COUNT, offered_total,
+           kept_total);
+    /* bad input */
+    mk_shape ball;
+    mk_shape_sphere(&ball, 0.3);
+    mk_transform nan_xf = kIdentity;
+    nan_xf.p.x = NAN;
+    ck_assert_int_eq(mk_mesh_overlaps(&ball, &kIdentity, NULL, &kIdentity, NULL, list, 4), -1);
+    ck_assert_int_eq(mk_mesh_overlaps(&ball, &nan_xf, m, &kIdentity, NULL, list, 4), -1);
+    ck_assert_int_eq(mk_mesh_overlaps(&ball, &kIdentity, m, &kIdentity, NULL, list, -1), -1);
+    ck_assert_int_eq(mk_mesh_overlaps(&ball, &kIdentity, m, &kIdentity, NULL, NULL, 4), -1);
+    mk_collide_settings bad = mk_collide_default_settings();
+    bad.speculative = INFINITY;
+    ck_assert_int_eq(mk_mesh_overlaps(&ball, &kIdentity, m, &kIdentity, &bad, list, 4), -1);
+    free(list), free(offered), free(reject), free(in), free(seen);
+    mk_mesh_destroy(m);
+    soup_free(&s);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
 static Suite *mesh_suite(void)
 {
     Suite *s = suite_create("mesh");
@@ -876,6 +1026,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, random_soups_stay_finite);
     tcase_add_test(tc, valley_gives_both_sides);
     tcase_add_test(tc, one_sided_and_separated);
+    tcase_add_test(tc, filter_sees_the_tested_triangles);
     tcase_add_test(tc, spheres_on_a_terrain_are_exact);
     suite_add_tcase(s, tc);
     return s;

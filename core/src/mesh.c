@@ -876,77 +876,127 @@ static int reduce_contacts(candidate *cand, int n, int keep, mk_real tol, mk_rea
 
 /* ------------------------------------------------------------ the query */
 
-mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const mk_mesh *mesh,
-                          const mk_transform *mesh_xf, const mk_collide_settings *settings, int max_contacts,
-                          mk_mesh_contact *out, int *count)
+/* The query's inputs checked, and the shape posed in the mesh's frame (q;
+ * q->settings = s), with its box there grown by its radius and the
+ * speculative distance (lo, hi). */
+static mk_status query_begin(const mk_shape *shape, const mk_transform *xf, const mk_mesh *mesh,
+                             const mk_transform *mesh_xf, const mk_collide_settings *settings, mk_collide_settings *s,
+                             mesh_query *q, mk_vec3 *lo, mk_vec3 *hi)
 {
-    if (!count)
-        return MK_INVALID_INPUT;
-    *count = 0;
-    if (!shape || !xf || !mesh || !mesh_xf || !out || max_contacts < 1 || !transform_ok(xf) ||
-        !transform_ok(mesh_xf))
+    if (!shape || !xf || !mesh || !mesh_xf || !transform_ok(xf) || !transform_ok(mesh_xf))
         return MK_INVALID_INPUT;
     const mk_status v = shape_status(shape);
     if (v != MK_OK)
         return v;
-    const mk_collide_settings s = settings ? *settings : mk_collide_default_settings();
-    if (!isfinite(s.speculative))
+    *s = settings ? *settings : mk_collide_default_settings();
+    if (!isfinite(s->speculative))
         return MK_INVALID_INPUT;
-
-    mesh_query q;
-    q.shape = shape, q.mesh = mesh, q.settings = &s, q.budget = MK_OK, q.plane_valid = 0, q.low_valid = 0;
-    q.xf.R = m3_tmul_m3(&mesh_xf->R, &xf->R);
-    q.xf.p = m3_tmul(&mesh_xf->R, v3_sub(xf->p, mesh_xf->p));
+    q->shape = shape, q->mesh = mesh, q->settings = s, q->budget = MK_OK, q->plane_valid = 0, q->low_valid = 0;
+    q->xf.R = m3_tmul_m3(&mesh_xf->R, &xf->R);
+    q->xf.p = m3_tmul(&mesh_xf->R, v3_sub(xf->p, mesh_xf->p));
     mk_vec3 c = v3(0, 0, 0);
     if (shape->type == MK_SHAPE_HULL)
         c = shape->u.hull.hull->centroid;
     else if (shape->type == MK_SHAPE_USER)
         c = v3_scale(v3_add(shape->u.user.aabb_min, shape->u.user.aabb_max), 0.5);
-    q.centre = v3_add(m3_mul(&q.xf.R, c), q.xf.p);
-
-    /* the shape's box in the mesh's frame, grown by the speculative distance */
+    q->centre = v3_add(m3_mul(&q->xf.R, c), q->xf.p);
+    q->foot_slack = MESH_FOOT_SLACK * shape_half_size(shape);
     mk_real lo3[3] = {0, 0, 0}, hi3[3] = {0, 0, 0};
     for (int i = 0; i < 3; ++i) {
-        const mk_vec3 row = v3(q.xf.R.m[i][0], q.xf.R.m[i][1], q.xf.R.m[i][2]);
+        const mk_vec3 row = v3(q->xf.R.m[i][0], q->xf.R.m[i][1], q->xf.R.m[i][2]);
         const mk_real up = v3_dot(row, shape_support(shape, row, NULL));
         const mk_real down = v3_dot(row, shape_support(shape, v3_neg(row), NULL));
-        const mk_real pad = shape->radius + fmax(s.speculative, 0);
-        lo3[i] = v3_comp(q.xf.p, i) + down - pad, hi3[i] = v3_comp(q.xf.p, i) + up + pad;
+        const mk_real pad = shape->radius + fmax(s->speculative, 0);
+        lo3[i] = v3_comp(q->xf.p, i) + down - pad, hi3[i] = v3_comp(q->xf.p, i) + up + pad;
     }
-    const mk_vec3 lo = v3(lo3[0], lo3[1], lo3[2]), hi = v3(hi3[0], hi3[1], hi3[2]);
-    const mk_real tol = MESH_SAME_POINT * shape_half_size(shape);
-    q.foot_slack = MESH_FOOT_SLACK * shape_half_size(shape);
+    *lo = v3(lo3[0], lo3[1], lo3[2]), *hi = v3(hi3[0], hi3[1], hi3[2]);
+    return MK_OK;
+}
 
-    candidate buf[MESH_BUFFER + MESH_PER_TRIANGLE];
-    const mk_real tie = MESH_DEPTH_TIE * shape_half_size(shape);
-    int n = 0;
-    int stack[MESH_STACK], sp = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-        const mesh_node *nd = &mesh->nodes[stack[--sp]];
+/* The next triangle (tree position) whose own box meets [lo, hi], walking
+ * the tree from *sp / stack / *t (start: *sp = 1, stack[0] = 0, *t = -1,
+ * *end = -1); -1 when there is none, -2 when the tree is deeper than the
+ * stack (median splits never build one). The triangle's own box, not its
+ * leaf's: which triangles answer must not depend on how the tree grouped
+ * them (a shape deep under a slope can reach a prism beside its box). */
+static int next_triangle(const mk_mesh *mesh, mk_vec3 lo, mk_vec3 hi, int *stack, int *sp, int *t, int *end)
+{
+    for (;;) {
+        while (++*t < *end) {
+            const mk_vec3 tl = mesh->box[2 * *t], th = mesh->box[2 * *t + 1];
+            if (!(tl.x > hi.x || th.x < lo.x || tl.y > hi.y || th.y < lo.y || tl.z > hi.z || th.z < lo.z))
+                return *t;
+        }
+        if (*sp == 0)
+            return -1;
+        const mesh_node *nd = &mesh->nodes[stack[--*sp]];
         if (nd->lo.x > hi.x || nd->hi.x < lo.x || nd->lo.y > hi.y || nd->hi.y < lo.y || nd->lo.z > hi.z ||
             nd->hi.z < lo.z)
             continue;
         if (nd->child >= 0) {
-            if (sp + 2 > MESH_STACK) /* deeper than median splits can build */
-                return MK_INVALID_INPUT;
-            stack[sp++] = nd->child + 1;
-            stack[sp++] = nd->child;
+            if (*sp + 2 > MESH_STACK)
+                return -2;
+            stack[(*sp)++] = nd->child + 1;
+            stack[(*sp)++] = nd->child;
             continue;
         }
-        for (int t = nd->first; t < nd->first + nd->count; ++t) {
-            /* the triangle's own box, not its leaf's: which triangles answer
-             * must not depend on how the tree grouped them (a shape deep
-             * under a slope can reach a prism beside its box) */
-            const mk_vec3 tl = mesh->box[2 * t], th = mesh->box[2 * t + 1];
-            if (tl.x > hi.x || th.x < lo.x || tl.y > hi.y || th.y < lo.y || tl.z > hi.z || th.z < lo.z)
-                continue;
-            if (n > MESH_BUFFER)
-                n = reduce_contacts(buf, n, MESH_BUFFER / 2, tol, tie);
-            const mk_status st = triangle_contacts(&q, t, buf, &n);
-            if (st != MK_OK)
-                return st;
-        }
+        *t = nd->first - 1, *end = nd->first + nd->count;
+    }
+}
+
+int mk_mesh_overlaps(const mk_shape *shape, const mk_transform *xf, const mk_mesh *mesh, const mk_transform *mesh_xf,
+                     const mk_collide_settings *settings, int *triangles, int max_triangles)
+{
+    mk_collide_settings s;
+    mesh_query q;
+    mk_vec3 lo, hi;
+    if (max_triangles < 0 || (max_triangles > 0 && !triangles) ||
+        query_begin(shape, xf, mesh, mesh_xf, settings, &s, &q, &lo, &hi) != MK_OK)
+        return -1;
+    int stack[MESH_STACK], sp = 1, t = -1, end = -1, n = 0;
+    stack[0] = 0;
+    for (int k; (k = next_triangle(mesh, lo, hi, stack, &sp, &t, &end)) != -1;) {
+        if (k < 0)
+            return -1;
+        if (n < max_triangles)
+            triangles[n] = mesh->source[k];
+        ++n;
+    }
+    return n;
+}
+
+mk_status mk_collide_mesh_filtered(const mk_shape *shape, const mk_transform *xf, const mk_mesh *mesh,
+                                   const mk_transform *mesh_xf, const mk_collide_settings *settings,
+                                   mk_mesh_filter *filter, void *user, int max_contacts, mk_mesh_contact *out,
+                                   int *count)
+{
+    if (!count)
+        return MK_INVALID_INPUT;
+    *count = 0;
+    if (!out || max_contacts < 1)
+        return MK_INVALID_INPUT;
+    mk_collide_settings s;
+    mesh_query q;
+    mk_vec3 lo, hi;
+    const mk_status begun = query_begin(shape, xf, mesh, mesh_xf, settings, &s, &q, &lo, &hi);
+    if (begun != MK_OK)
+        return begun;
+    const mk_real tol = MESH_SAME_POINT * shape_half_size(shape);
+    const mk_real tie = MESH_DEPTH_TIE * shape_half_size(shape);
+    candidate buf[MESH_BUFFER + MESH_PER_TRIANGLE];
+    int n = 0;
+    int stack[MESH_STACK], sp = 1, t = -1, end = -1;
+    stack[0] = 0;
+    for (int k; (k = next_triangle(mesh, lo, hi, stack, &sp, &t, &end)) != -1;) {
+        if (k < 0)
+            return MK_INVALID_INPUT;
+        if (filter && !filter(user, mesh->source[k]))
+            continue;
+        if (n > MESH_BUFFER)
+            n = reduce_contacts(buf, n, MESH_BUFFER / 2, tol, tie);
+        const mk_status st = triangle_contacts(&q, k, buf, &n);
+        if (st != MK_OK)
+            return st;
     }
     n = reduce_contacts(buf, n, max_contacts, tol, tie);
     for (int i = 0; i < n; ++i) {
@@ -957,4 +1007,11 @@ mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const m
     }
     *count = n;
     return q.budget;
+}
+
+mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, const mk_mesh *mesh,
+                          const mk_transform *mesh_xf, const mk_collide_settings *settings, int max_contacts,
+                          mk_mesh_contact *out, int *count)
+{
+    return mk_collide_mesh_filtered(shape, xf, mesh, mesh_xf, settings, NULL, NULL, max_contacts, out, count);
 }

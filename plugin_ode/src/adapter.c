@@ -820,27 +820,71 @@ static int surface_call(dGeomID o1, int cls, int flags, int skip)
     return max < 1 ? 1 : max > MESH_CONTACTS_MAX ? MESH_CONTACTS_MAX : max;
 }
 
+/* A trimesh's per-triangle callback (dTriCallback) as the core's filter. */
+typedef struct tri_filter {
+    dTriCallback *callback;
+    dGeomID trimesh, other;
+} tri_filter;
+
+static int tri_filter_call(void *user, int triangle)
+{
+    const tri_filter *f = user;
+    return f->callback(f->trimesh, f->other, triangle) != 0;
+}
+
+/* Triangles listed on the stack for a trimesh's array callback; more take
+ * the heap. */
+#define MESH_LIST_LOCAL 256
+
 /* o1 against the mesh `mesh` posed by mxf: mk_collide_mesh, the contacts
- * pushing o1 out (ODE's normal, from g2 into g1), side2 = the triangle's
- * index when `sides`, else -1. */
-static int mesh_contacts(dGeomID o1, dGeomID o2, const mk_mesh *mesh, const mk_transform *mxf, int max, int sides,
-                         dContactGeom *contact, int skip)
+ * pushing o1 out (ODE's normal, from g2 into g1). With `trimesh` (the
+ * dTriMesh o2 is): side2 = the triangle's index, and the trimesh's
+ * callbacks as ODE's own trimesh colliders call them: the array callback
+ * (dTriArrayCallback) once with the triangles the query will test (those
+ * whose boxes meet the shape's) when there are any, then the per-triangle
+ * callback (dTriCallback) before each of them is tested, a triangle it
+ * answers 0 for left out. Without: side2 = -1. */
+static int mesh_contacts(dGeomID o1, dGeomID trimesh, dGeomID o2, const mk_mesh *mesh, const mk_transform *mxf,
+                         int max, dContactGeom *contact, int skip)
 {
     mk_shape s;
     mk_transform xf;
     mk_vec3 centre;
     if (!shape_of(o1, &s, &xf, &centre))
         return fail();
+    tri_filter filter = {NULL, trimesh, o1};
+    if (trimesh) {
+        dTriArrayCallback *array = dGeomTriMeshGetArrayCallback(trimesh);
+        filter.callback = dGeomTriMeshGetCallback(trimesh);
+        if (array) {
+            int local[MESH_LIST_LOCAL], *list = local;
+            int n = mk_mesh_overlaps(&s, &xf, mesh, mxf, &G.settings, local, MESH_LIST_LOCAL);
+            if (n > MESH_LIST_LOCAL) {
+                list = malloc(sizeof *list * (size_t)n);
+                if (!list || mk_mesh_overlaps(&s, &xf, mesh, mxf, &G.settings, list, n) != n) {
+                    free(list);
+                    return fail();
+                }
+            }
+            if (n < 0)
+                return fail();
+            if (n > 0)
+                array(trimesh, o1, list, n);
+            if (list != local)
+                free(list);
+        }
+    }
     mk_mesh_contact c[MESH_CONTACTS_MAX];
     int n = 0;
-    if (mk_collide_mesh(&s, &xf, mesh, mxf, &G.settings, max, c, &n) >= MK_INVALID_INPUT)
+    if (mk_collide_mesh_filtered(&s, &xf, mesh, mxf, &G.settings, filter.callback ? tri_filter_call : NULL, &filter,
+                                 max, c, &n) >= MK_INVALID_INPUT)
         return fail();
     int written = 0;
     for (int i = 0; i < n; ++i) {
         if (c[i].depth < 0)
             continue;
         put_contact(contact, written++, skip, c[i].position, c[i].normal, c[i].depth, o1, o2,
-                    sides ? c[i].triangle : -1);
+                    trimesh ? c[i].triangle : -1);
     }
     G.stats.contacts += (unsigned long long)written;
     return written;
@@ -863,7 +907,7 @@ static int mesh_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom *contac
     const mk_mesh *mesh = mesh_of(o2, &mxf);
     if (!mesh)
         return fail();
-    return mesh_contacts(o1, o2, mesh, &mxf, max, 1, contact, skip);
+    return mesh_contacts(o1, o2, o2, mesh, &mxf, max, contact, skip);
 }
 
 /* ------------------------------------------------------------ dHeightfield */
@@ -990,7 +1034,7 @@ static int heightfield_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom 
     free(v);
     if (!mesh)
         return fail();
-    n = mesh_contacts(o1, o2, mesh, &hxf, max, 0, contact, skip);
+    n = mesh_contacts(o1, NULL, o2, mesh, &hxf, max, contact, skip);
     mk_mesh_destroy(mesh);
     return n;
 }

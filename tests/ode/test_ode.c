@@ -1790,6 +1790,203 @@ START_TEST(stock_kinds_on_a_trimesh)
 }
 END_TEST
 
+/* ------------------------------------------------------------ trimesh callbacks */
+
+/* What a trimesh's callbacks saw: every call in order (an array call as
+ * -1 - its count, then its triangles; a per-triangle call as the index),
+ * the geoms passed, and which triangles the per-triangle callback rejects. */
+static struct {
+    int log[4096], n;
+    dGeomID mesh, other;
+    int bad_args;
+    int reject_mode; /* 0 accept all, 1 reject odd indices, 2 reject all */
+} g_cb;
+
+static void cb_log(int x)
+{
+    if (g_cb.n < 4096)
+        g_cb.log[g_cb.n] = x;
+    ++g_cb.n;
+}
+
+static void cb_array(dGeomID mesh, dGeomID other, const int *tris, int count)
+{
+    g_cb.bad_args += mesh != g_cb.mesh || other != g_cb.other || count < 1;
+    cb_log(-1 - count);
+    for (int i = 0; i < count; ++i)
+        cb_log(tris[i]);
+}
+
+static int cb_triangle(dGeomID mesh, dGeomID other, int tri)
+{
+    g_cb.bad_args += mesh != g_cb.mesh || other != g_cb.other;
+    cb_log(tri);
+    return g_cb.reject_mode == 0 || (g_cb.reject_mode == 1 && tri % 2 == 0);
+}
+
+/* The floor's triangles whose boxes meet the geom's (dGeomGetAABB) by brute
+ * force: in[t] = 1 (by more than 1e-9), 0 (apart by more), 2 (touching,
+ * either way); returns how many are 1. */
+static int floor_reach(dGeomID g, int tris, unsigned char *in)
+{
+    dReal box[6];
+    dGeomGetAABB(g, box);
+    int must = 0;
+    for (int t = 0; t < tris; ++t) {
+        double gap = -INFINITY;
+        for (int a = 0; a < 3; ++a) {
+            double lo = INFINITY, hi = -INFINITY;
+            for (int q = 0; q < 3; ++q) {
+                const double x = g_floor_v[3 * g_floor_i[3 * t + q] + a];
+                lo = fmin(lo, x), hi = fmax(hi, x);
+            }
+            gap = fmax(gap, fmax(lo - box[2 * a + 1], box[2 * a] - hi));
+        }
+        in[t] = gap < -1e-9 ? 1 : gap > 1e-9 ? 0 : 2;
+        must += in[t] == 1;
+    }
+    return must;
+}
+
+/* The log of one query: an array call first listing each triangle in reach
+ * once (every one of the `must` that are surely in reach, none out of it),
+ * then one per-triangle call for each, in the same order. Returns how many
+ * were listed. */
+static int check_callback_log(int tris, const unsigned char *in, int must)
+{
+    ck_assert_msg(g_cb.bad_args == 0 && g_cb.n >= 1 && g_cb.n <= 4096 && g_cb.log[0] < 0,
+                  "the array callback did not come first (%d calls)", g_cb.n);
+    const int listed = -1 - g_cb.log[0];
+    ck_assert_msg(g_cb.n == 1 + 2 * listed, "%d calls for %d triangles", g_cb.n, listed);
+    int seen = 0;
+    for (int q = 0; q < listed; ++q) {
+        const int t = g_cb.log[1 + q];
+        ck_assert_msg(t >= 0 && t < tris && in[t] != 0, "triangle %d out of reach", t);
+        ck_assert_msg(g_cb.log[1 + listed + q] == t, "per-triangle calls out of order");
+        seen += in[t] == 1;
+        for (int q2 = 0; q2 < q; ++q2)
+            ck_assert_msg(g_cb.log[1 + q2] != t, "triangle %d listed twice", t);
+    }
+    ck_assert_msg(seen == must, "%d of the %d triangles in reach listed", seen, must);
+    return listed;
+}
+
+/* A trimesh's dTriArrayCallback and dTriCallback, for a geom minkowski
+ * takes over (a dBox under MK_ODE_TRIMESH, a hull of the new class), in
+ * both argument orders, at random tilts 2 mm into a tessellated floor:
+ * the array callback comes first, once, with the geoms (trimesh, geom) and
+ * exactly the triangles whose boxes meet the geom's box (brute force over
+ * the floor's triangles and dGeomGetAABB; within 1e-9 of touching either
+ * way), then the per-triangle callback once for each of them, in the same
+ * order. Accepting every triangle changes no contact; rejecting the odd
+ * ones leaves only contacts of even triangles (side = the triangle),
+ * rejecting all leaves none. ODE's own dBox collider (after uninstall) is
+ * offered no triangle the adapter does not offer (its box query is an
+ * oriented one, so it may offer fewer). */
+START_TEST(trimesh_callbacks)
+{
+    setup();
+    dTriMeshDataID data;
+    dGeomID floor = make_floor(0, &data, 8, 0);
+    const int tris = dGeomTriMeshGetTriangleCount(floor);
+    mk_ode_install(NULL);
+    dGeomID geoms[2] = {dCreateBox(0, 0.5, 0.35, 0.2), mk_ode_create_hull(0, kCube, 8)};
+    dContact plain[16], c[16];
+    int stock_extra = 0, offered_total = 0, stock_total = 0;
+    for (int k = 0; k < 2; ++k)
+        for (int i = 0; i < 40; ++i) {
+            dGeomID g = geoms[k];
+            dMatrix3 R;
+            random_rotation(R);
+            dGeomSetRotation(g, R);
+            dGeomSetPosition(g, (rnd() - 0.5) * 6, (rnd() - 0.5) * 6, 0);
+            dReal box[6];
+            dGeomGetAABB(g, box);
+            const dReal *p = dGeomGetPosition(g);
+            dGeomSetPosition(g, p[0], p[1], p[2] - box[4] - 0.002);
+            static unsigned char in[2 * FLOOR_G * FLOOR_G];
+            const int must = floor_reach(g, tris, in);
+            const int order = i % 2;
+            dGeomTriMeshSetCallback(floor, NULL);
+            dGeomTriMeshSetArrayCallback(floor, NULL);
+            const int np = order ? dCollide(floor, g, 16, &plain[0].geom, sizeof(dContact))
+                                 : dCollide(g, floor, 16, &plain[0].geom, sizeof(dContact));
+            ck_assert_msg(np >= 1, "geom %d #%d: no contact", k, i);
+            dGeomTriMeshSetCallback(floor, cb_triangle);
+            dGeomTriMeshSetArrayCallback(floor, cb_array);
+            g_cb.mesh = floor, g_cb.other = g;
+            for (int mode = 0; mode < 3; ++mode) {
+                g_cb.n = 0, g_cb.bad_args = 0, g_cb.reject_mode = mode;
+                const int n = order ? dCollide(floor, g, 16, &c[0].geom, sizeof(dContact))
+                                    : dCollide(g, floor, 16, &c[0].geom, sizeof(dContact));
+                ck_assert_msg(g_cb.bad_args == 0 && g_cb.n >= 1 && g_cb.n <= 4096 && g_cb.log[0] < 0,
+                              "geom %d #%d mode %d: the array callback did not come first", k, i, mode);
+                const int listed = check_callback_log(tris, in, must);
+                if (mode == 0) {
+                    ck_assert_int_eq(n, np);
+                    for (int q = 0; q < n; ++q)
+                        ck_assert(memcmp(c[q].geom.pos, plain[q].geom.pos, 3 * sizeof(dReal)) == 0 &&
+                                  memcmp(c[q].geom.normal, plain[q].geom.normal, 3 * sizeof(dReal)) == 0 &&
+                                  c[q].geom.depth == plain[q].geom.depth && c[q].geom.side1 == plain[q].geom.side1 &&
+                                  c[q].geom.side2 == plain[q].geom.side2);
+                    offered_total += listed;
+                } else if (mode == 1) {
+                    for (int q = 0; q < n; ++q) {
+                        const int side = order ? c[q].geom.side1 : c[q].geom.side2;
+                        ck_assert_msg(side >= 0 && side % 2 == 0, "geom %d #%d: contact on rejected triangle %d", k, i,
+                                      side);
+                    }
+                } else {
+                    ck_assert_msg(n == 0, "geom %d #%d: %d contacts with every triangle rejected", k, i, n);
+                }
+            }
+            if (k == 0) { /* ODE's own box collider offers no triangle we do not */
+                mk_ode_uninstall();
+                g_cb.n = 0, g_cb.reject_mode = 0;
+                int ours[4096];
+                /* our list, again */
+                mk_ode_install(NULL);
+                (void)dCollide(g, floor, 16, &c[0].geom, sizeof(dContact));
+                const int listed = -1 - g_cb.log[0];
+                memcpy(ours, g_cb.log + 1, sizeof(int) * (size_t)listed);
+                mk_ode_uninstall();
+                g_cb.n = 0;
+                (void)dCollide(g, floor, 16, &c[0].geom, sizeof(dContact));
+                const int stock = g_cb.n > 0 && g_cb.log[0] < 0 ? -1 - g_cb.log[0] : 0;
+                stock_total += stock;
+                for (int q = 0; q < stock && 1 + q < 4096; ++q) {
+                    int found = 0;
+                    for (int q2 = 0; q2 < listed; ++q2)
+                        found |= ours[q2] == g_cb.log[1 + q];
+                    stock_extra += !found;
+                }
+                mk_ode_install(NULL);
+            }
+        }
+    /* a slab over most of the floor: more triangles than the adapter lists on its stack */
+    dGeomID slab = dCreateBox(0, 7, 7, 0.2);
+    dGeomSetPosition(slab, 0.1, -0.2, 0.1 - 0.002);
+    static unsigned char in[2 * FLOOR_G * FLOOR_G];
+    const int must = floor_reach(slab, tris, in);
+    g_cb.other = slab, g_cb.n = 0, g_cb.bad_args = 0, g_cb.reject_mode = 0;
+    ck_assert_int_ge(dCollide(slab, floor, 16, &c[0].geom, sizeof(dContact)), 4);
+    const int listed = check_callback_log(tris, in, must);
+    ck_assert_msg(listed > 256, "the slab reaches %d triangles", listed);
+    dGeomDestroy(slab);
+    printf("trimesh callbacks: %d triangles offered over 80 queries; ODE's dBox collider offered %d over 40, %d "
+           "that minkowski did not\n",
+           offered_total, stock_total, stock_extra);
+    ck_assert_int_eq(stock_extra, 0);
+    ck_assert(mk_ode_get_stats().failures == 0);
+    dGeomDestroy(geoms[0]);
+    dGeomDestroy(geoms[1]);
+    dGeomDestroy(floor);
+    mk_ode_forget_trimesh_data(data);
+    dGeomTriMeshDataDestroy(data);
+    teardown();
+}
+END_TEST
+
 /* A heightfield of nw x nd samples (random heights in [0, 0.3], or 0)
  * next to a dTriMesh made by the test from the same samples, cut the same
  * way (ODE's cells: the diagonal from (i + 1, j) to (i, j + 1)), in the
@@ -2141,6 +2338,7 @@ int main(void)
     tcase_add_test(api, trimesh_contacts);
     tcase_add_test(api, heightfield_contacts);
     tcase_add_test(api, stock_kinds_on_a_trimesh);
+    tcase_add_test(api, trimesh_callbacks);
     suite_add_tcase(s, api);
     TCase *scenes = tcase_create("scenes");
     tcase_set_timeout(scenes, 600);

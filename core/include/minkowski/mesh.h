@@ -93,6 +93,32 @@ MK_API mk_status mk_collide_mesh(const mk_shape *shape, const mk_transform *xf, 
                                  const mk_transform *mesh_xf, const mk_collide_settings *settings, int max_contacts,
                                  mk_mesh_contact *out, int *count);
 
+/* Which triangles a query may use (an engine's per-triangle callback, such
+ * as ODE's dTriCallback): called with the input index of each triangle the
+ * query would test, before it tests it; 0 leaves the triangle out. */
+typedef int mk_mesh_filter(void *user, int triangle);
+
+/* mk_collide_mesh with the triangles `filter` (NULL: all) accepts. A left-out
+ * triangle gives no contact; its neighbours keep the edges the whole mesh
+ * gives them (an edge inside a flat floor stays flat beside a left-out
+ * triangle: no contact is made on the hole's rim). Each triangle whose box
+ * meets the shape's box (in the mesh's frame, grown by the shape's radius
+ * and the speculative distance) is offered once, in the mesh's tree order:
+ * the triangles mk_mesh_overlaps lists, in its order. */
+MK_API mk_status mk_collide_mesh_filtered(const mk_shape *shape, const mk_transform *xf, const mk_mesh *mesh,
+                                          const mk_transform *mesh_xf, const mk_collide_settings *settings,
+                                          mk_mesh_filter *filter, void *user, int max_contacts, mk_mesh_contact *out,
+                                          int *count);
+
+/* The input indices of the triangles a query of this shape would test
+ * (those whose boxes meet the shape's, as above), at most max_triangles of
+ * them into `triangles` (which may be NULL when max_triangles is 0), in the
+ * order the query tests them. Returns how many there are (more than
+ * max_triangles when they did not all fit), or -1 on bad input. */
+MK_API int mk_mesh_overlaps(const mk_shape *shape, const mk_transform *xf, const mk_mesh *mesh,
+                            const mk_transform *mesh_xf, const mk_collide_settings *settings, int *triangles,
+                            int max_triangles);
+
 #ifdef __cplusplus
 }
 #endif

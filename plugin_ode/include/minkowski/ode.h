@@ -30,7 +30,12 @@
  * dTriMeshDataID through dGeomTriMeshGetTriangle and kept; they are read
  * again when the triangle count or the first or last triangle changes, and
  * after mk_ode_forget_trimesh_data (call it when you change vertices in
- * place). dTriCallback / dTriArrayCallback filters are not consulted. And
+ * place). The trimesh's callbacks are called as ODE's own trimesh
+ * colliders call them: dTriArrayCallback(trimesh, geom, triangles, count)
+ * once with the triangles the query tests (those whose boxes meet the
+ * geom's, in the trimesh's frame) when there are any, then
+ * dTriCallback(trimesh, geom, triangle) before each is tested, a triangle
+ * it answers 0 for giving no contact (mk_collide_mesh_filtered). And
  * with dHeightfield: the cells under the geom's box (one more ring around)
  * cut as ODE cuts them, as a mesh for that call (side -1; a geom spanning
  * more than 65,536 cells gets no contact, counted in stats.failures). ODE
