@@ -859,6 +859,68 @@ START_TEST(one_sided_and_separated)
 }
 END_TEST
 
+/* A shape driven past its middle through a flat floor (its centre behind
+ * the plane by less than half the way to its top, as a small fast body is
+ * after one step too many) is pushed back out: every contact the floor's
+ * normal, the deepest the plane's, the contacts the plane's whole patch
+ * (every triangle of the floor in reach answers, not only the one under
+ * the centre). Further behind (more than half the way), the floor's back
+ * is no side: nothing. Found by the ODE suite's soak (small_fast_bodies_
+ * stay_on_a_mesh_ground): a cone fell through a mesh floor. */
+START_TEST(sunk_shapes_come_back_out)
+{
+    or_rng r = or_test_rng(0x73756e6b);
+    or_hull_pool p12, p60;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 8, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 4, 60), MK_OK);
+    soup fl = grid(&r, 24, 12, flat, 0.3, 0);
+    mk_mesh *m = make_mesh(&fl);
+    const int n = or_scaled(60);
+    int total = 0;
+    for (int f = 0; f < OR_FAMILY_COUNT; ++f)
+        for (int i = 0; i < n; ++i) {
+            const char *name = or_family_name((or_family)f);
+            mk_shape s;
+            or_random_shape(&r, (or_family)f, &p12, &p60, &s);
+            mk_transform xf = or_pose(&r, v3(or_uniform(&r, -3, 3), or_uniform(&r, -3, 3), 0));
+            const mk_vec3 up = v3(0, 0, 1);
+            /* the centre as the mesh sees it (the hull's centroid, else the origin) */
+            const mk_vec3 c = s.type == MK_SHAPE_HULL ? mk_transform_point(&xf, s.u.hull.hull->centroid) : xf.p;
+            const double top = or_support_value(&s, &xf, up) - c.z;
+            const int sunk = i % 4 != 3;
+            const double frac = sunk ? or_uniform(&r, 0.02, 0.45) : or_uniform(&r, 0.55, 0.98);
+            xf.p.z -= c.z + frac * top;
+            mk_mesh_contact got[16];
+            int nc = -1;
+            const mk_status st = mk_collide_mesh(&s, &xf, m, &kIdentity, NULL, 16, got, &nc);
+            REQUIRE(st == MK_OK, "%s #%d: %s", name, i, mk_status_string(st));
+            if (!sunk) {
+                REQUIRE(nc == 0, "%s #%d: %d contacts from behind (centre %.2f of its top below)", name, i, nc, frac);
+                continue;
+            }
+            mk_contact_patch_result plane;
+            REQUIRE(mk_collide_plane_patch(&s, &xf, up, 0, NULL, MK_MANIFOLD_MAX_PATCH_POINTS, &plane) < MK_INVALID_INPUT, "%s #%d: plane", name,
+                    i);
+            double plane_deepest = -INFINITY;
+            for (int k = 0; k < plane.count; ++k)
+                plane_deepest = fmax(plane_deepest, plane.points[k].depth);
+            REQUIRE(nc == plane.count, "%s #%d: %d contacts, the plane's patch has %d", name, i, nc, plane.count);
+            const double size = 1 + v3_len(xf.p);
+            for (int k = 0; k < nc; ++k)
+                REQUIRE(v3_len(v3_sub(got[k].normal, up)) < 1e-9, "%s #%d: contact %d leans off the floor's normal",
+                        name, i, k);
+            REQUIRE(fabs(got[deepest(got, nc)].depth - plane_deepest) < 1e-12 * size, "%s #%d: deepest %.17g, the plane's %.17g",
+                    name, i, got[deepest(got, nc)].depth, plane_deepest);
+            total += nc;
+        }
+    printf("sunk: %d shapes, %d contacts\n", n * OR_FAMILY_COUNT, total);
+    mk_mesh_destroy(m);
+    soup_free(&fl);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+}
+END_TEST
+
 /* ------------------------------------------------------------ filters */
 
 /* Field by field (the struct's padding is not written). */
@@ -1027,6 +1089,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, valley_gives_both_sides);
     tcase_add_test(tc, one_sided_and_separated);
     tcase_add_test(tc, filter_sees_the_tested_triangles);
+    tcase_add_test(tc, sunk_shapes_come_back_out);
     tcase_add_test(tc, spheres_on_a_terrain_are_exact);
     suite_add_tcase(s, tc);
     return s;

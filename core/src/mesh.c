@@ -9,7 +9,8 @@
  *
  * The query, in the mesh's frame: the shape's box (its support along the
  * three axes) picks the triangles whose boxes it meets; each with the
- * shape's centre in front of it (normal N) is met so:
+ * shape's centre in front of it (normal N), or a little behind it with the
+ * centre inside the surface (centre_sunk, mesh.h), is met so:
  *  1. the shape's depth below the triangle's plane from one support call
  *     along -N (kept for the next triangle with the same normal); a shape
  *     above the plane (beyond the speculative distance) gets nothing from
@@ -648,6 +649,11 @@ typedef struct mesh_query {
     mk_vec3 centre;  /* the shape's centre, mesh frame */
     mk_real half;       /* the shape's half size (shape_half_size) */
     mk_real foot_slack; /* MESH_FOOT_SLACK times that */
+    mk_vec3 lo, hi;     /* the shape's box grown by its radius and the speculative distance */
+    int sunk;           /* centre_sunk, -1 until asked */
+    int top_valid;      /* the shape's top above its centre along the last normal met from behind */
+    mk_vec3 top_n;
+    mk_real top;
     int low_valid;      /* the shape's lowest value along the last triangle's normal */
     mk_vec3 low_n;
     mk_real low;
@@ -715,6 +721,87 @@ static int shape_beyond(const mesh_query *q, mk_vec3 a, mk_real c)
     return v3_dot(a, x) - q->shape->radius > c;
 }
 
+/* The next triangle (tree position) whose own box meets [lo, hi], walking
+ * the tree from *sp / stack / *t (start: *sp = 1, stack[0] = 0, *t = -1,
+ * *end = -1); -1 when there is none, -2 when the tree is deeper than the
+ * stack (median splits never build one). The triangle's own box, not its
+ * leaf's: which triangles answer must not depend on how the tree grouped
+ * them (a shape deep under a slope can reach a prism beside its box). */
+static int next_triangle(const mk_mesh *mesh, mk_vec3 lo, mk_vec3 hi, int *stack, int *sp, int *t, int *end)
+{
+    for (;;) {
+        while (++*t < *end) {
+            const mk_vec3 tl = mesh->box[2 * *t], th = mesh->box[2 * *t + 1];
+            if (!(tl.x > hi.x || th.x < lo.x || tl.y > hi.y || th.y < lo.y || tl.z > hi.z || th.z < lo.z))
+                return *t;
+        }
+        if (*sp == 0)
+            return -1;
+        const mesh_node *nd = &mesh->nodes[stack[--*sp]];
+        if (nd->lo.x > hi.x || nd->hi.x < lo.x || nd->lo.y > hi.y || nd->hi.y < lo.y || nd->lo.z > hi.z ||
+            nd->hi.z < lo.z)
+            continue;
+        if (nd->child >= 0) {
+            if (*sp + 2 > MESH_STACK)
+                return -2;
+            stack[(*sp)++] = nd->child + 1;
+            stack[(*sp)++] = nd->child;
+            continue;
+        }
+        *t = nd->first - 1, *end = nd->first + nd->count;
+    }
+}
+
+/* Squared distance from p to triangle t (corners tv): to its plane when p
+ * lies over it, else to the nearest of its edges. */
+static mk_real triangle_dist2(const mk_mesh *m, int t, const mk_vec3 tv[3], mk_vec3 p)
+{
+    const tri_info *ti = &m->info[t];
+    int over = 1;
+    for (int k = 0; k < 3; ++k)
+        over &= v3_dot(ti->w[k], v3_sub(p, tv[k])) <= 0;
+    if (over) {
+        const mk_real h = v3_dot(m->normal[t], v3_sub(p, tv[0]));
+        return h * h;
+    }
+    mk_real best = INFINITY;
+    for (int k = 0; k < 3; ++k) {
+        const mk_vec3 e = v3_sub(tv[(k + 1) % 3], tv[k]), d = v3_sub(p, tv[k]);
+        const mk_real s = fmin(fmax(v3_dot(d, e) / v3_dot(e, e), 0), 1);
+        best = fmin(best, v3_len2(v3_madd(d, -s, e)));
+    }
+    return best;
+}
+
+/* Whether the shape's centre lies inside the surface: behind the plane of
+ * every triangle in reach whose nearest point to it is the nearest of all
+ * (to a relative 1e-9: the triangles sharing that point's edge or corner).
+ * A point outside near a convex edge or corner is in front of each face
+ * there, near a concave one in front of the face it is nearest to, so it
+ * is never taken for inside; a point inside near a saddle may be taken
+ * for outside (then met as any shape behind: not at all). */
+static int centre_sunk(const mesh_query *q)
+{
+    const mk_mesh *m = q->mesh;
+    mk_real nearest = INFINITY;
+    for (int pass = 0; pass < 2; ++pass) {
+        int stack[MESH_STACK], sp = 1, t = -1, end = -1;
+        stack[0] = 0;
+        for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
+            if (k < 0)
+                return 0;
+            const int *vid = &m->tri[3 * k];
+            const mk_vec3 tv[3] = {m->vertices[vid[0]], m->vertices[vid[1]], m->vertices[vid[2]]};
+            const mk_real d2 = triangle_dist2(m, k, tv, q->centre);
+            if (pass == 0)
+                nearest = fmin(nearest, d2);
+            else if (d2 <= nearest * (1 + 1e-9) + 1e-24 && v3_dot(m->normal[k], v3_sub(q->centre, tv[0])) >= 0)
+                return 0;
+        }
+    }
+    return isfinite(nearest);
+}
+
 /* Adds triangle t's contacts (mesh frame) to buf; returns a bad-input
  * status, else MK_OK. */
 static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
@@ -723,8 +810,25 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
     const mk_vec3 N = m->normal[t];
     const int *vid = &m->tri[3 * t];
     const mk_vec3 tv[3] = {m->vertices[vid[0]], m->vertices[vid[1]], m->vertices[vid[2]]};
-    if (v3_dot(N, v3_sub(q->centre, tv[0])) < 0) /* the shape's centre is behind: the back is no side */
-        return MK_OK;
+    /* The front: the shape's centre in front of the plane, or, when the
+     * centre lies inside the surface (centre_sunk), behind the plane by
+     * less than half the way from the centre to the shape's top along N: a
+     * small body driven a little past its middle in one step still comes
+     * back out (mesh.h). Otherwise the back is no side. */
+    const mk_real behind = v3_dot(N, v3_sub(tv[0], q->centre));
+    if (behind > 0) {
+        if (!q->top_valid || memcmp(&q->top_n, &N, sizeof N) != 0) {
+            const mk_vec3 top =
+                v3_add(m3_mul(&q->xf.R, shape_support(q->shape, m3_tmul(&q->xf.R, N), NULL)), q->xf.p);
+            q->top_valid = 1, q->top_n = N, q->top = v3_dot(N, v3_sub(top, q->centre)) + q->shape->radius;
+        }
+        if (!(behind < 0.5 * q->top))
+            return MK_OK;
+        if (q->sunk < 0)
+            q->sunk = centre_sunk(q);
+        if (!q->sunk)
+            return MK_OK;
+    }
     /* 1. the plane's depth (the shape's lowest point along N kept for the
      * next triangle facing the same way) */
     if (!q->low_valid || memcmp(&q->low_n, &N, sizeof N) != 0) {
@@ -809,7 +913,7 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
     const mk_vec3 u = v3_neg(pr.normal);
     const mk_real cu = v3_dot(u, N);
     const int face = cu >= 1 - MESH_FACE_COS;
-    if (cu > 0 && !face) {
+    if (cu > -MESH_CONE_SLACK && !face) {
         /* which feature of the triangle the deepest point touches: the
          * edges its foot lies on */
         int deepest = 0;
@@ -938,7 +1042,7 @@ static mk_status query_begin(const mk_shape *shape, const mk_transform *xf, cons
     if (!isfinite(s->speculative))
         return MK_INVALID_INPUT;
     q->shape = shape, q->mesh = mesh, q->settings = s, q->budget = MK_OK;
-    q->plane_valid = 0, q->low_valid = 0;
+    q->plane_valid = 0, q->low_valid = 0, q->top_valid = 0, q->sunk = -1;
     q->xf.R = m3_tmul_m3(&mesh_xf->R, &xf->R);
     q->xf.p = m3_tmul(&mesh_xf->R, v3_sub(xf->p, mesh_xf->p));
     mk_vec3 c = v3(0, 0, 0);
@@ -958,38 +1062,8 @@ static mk_status query_begin(const mk_shape *shape, const mk_transform *xf, cons
         lo3[i] = v3_comp(q->xf.p, i) + down - pad, hi3[i] = v3_comp(q->xf.p, i) + up + pad;
     }
     *lo = v3(lo3[0], lo3[1], lo3[2]), *hi = v3(hi3[0], hi3[1], hi3[2]);
+    q->lo = *lo, q->hi = *hi;
     return MK_OK;
-}
-
-/* The next triangle (tree position) whose own box meets [lo, hi], walking
- * the tree from *sp / stack / *t (start: *sp = 1, stack[0] = 0, *t = -1,
- * *end = -1); -1 when there is none, -2 when the tree is deeper than the
- * stack (median splits never build one). The triangle's own box, not its
- * leaf's: which triangles answer must not depend on how the tree grouped
- * them (a shape deep under a slope can reach a prism beside its box). */
-static int next_triangle(const mk_mesh *mesh, mk_vec3 lo, mk_vec3 hi, int *stack, int *sp, int *t, int *end)
-{
-    for (;;) {
-        while (++*t < *end) {
-            const mk_vec3 tl = mesh->box[2 * *t], th = mesh->box[2 * *t + 1];
-            if (!(tl.x > hi.x || th.x < lo.x || tl.y > hi.y || th.y < lo.y || tl.z > hi.z || th.z < lo.z))
-                return *t;
-        }
-        if (*sp == 0)
-            return -1;
-        const mesh_node *nd = &mesh->nodes[stack[--*sp]];
-        if (nd->lo.x > hi.x || nd->hi.x < lo.x || nd->lo.y > hi.y || nd->hi.y < lo.y || nd->lo.z > hi.z ||
-            nd->hi.z < lo.z)
-            continue;
-        if (nd->child >= 0) {
-            if (*sp + 2 > MESH_STACK)
-                return -2;
-            stack[(*sp)++] = nd->child + 1;
-            stack[(*sp)++] = nd->child;
-            continue;
-        }
-        *t = nd->first - 1, *end = nd->first + nd->count;
-    }
 }
 
 int mk_mesh_overlaps(const mk_shape *shape, const mk_transform *xf, const mk_mesh *mesh, const mk_transform *mesh_xf,

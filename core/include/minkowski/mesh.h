@@ -13,8 +13,12 @@
  * Each triangle is a face of the mesh's surface, one-sided: its front is
  * where its corners run counter-clockwise, and it meets a shape whose centre
  * (the hull's centroid, a user shape's box centre, the other shapes'
- * origin) is in front of its plane, so a shape pushed past its middle
- * through a surface goes on through, as in any surface mesh. Per triangle
+ * origin) is in front of its plane; or, when the centre lies inside the
+ * surface (behind every face its nearest surface point belongs to), behind
+ * the plane by less than half the way from the centre to the shape's top
+ * along the normal: a small fast body driven a little past its middle in
+ * one step is pushed back out. A shape further behind goes on through, as
+ * in any surface mesh. Per triangle
  * the shape is collided with a prism (the triangle extruded backwards,
  * mk_collide_patch: signed distance, EPA, the contact patch of the shape's
  * feature clipped to the triangle). Its normal is kept when it is the

@@ -23,7 +23,8 @@
  * point where it leaves with the normal pointing inward, unless its backface
  * culling is on), and with dTriMesh (mk_collide_mesh, mesh.h: each
  * triangle one-sided, its front counter-clockwise as ODE's own trimesh
- * colliders see it; contacts push the minkowski geom out along the face's
+ * colliders see it, a geom driven a little past its middle pushed back
+ * out; contacts push the minkowski geom out along the face's
  * normal, or the normal of the convex edge or corner it touches, never
  * catching on the edges inside a flat floor; side of the trimesh = the
  * triangle's index; up to 64). The trimesh's triangles are read once per
