@@ -138,11 +138,20 @@ static int stock_collide(dGeomID o1, dGeomID o2, int flags, dContactGeom *c, int
 
 /* ------------------------------------------------------------ state */
 
+/* The last heightfield patch a minkowski geom met (heightfield_collider):
+ * its cells' corners in the heightfield's frame and their mesh. */
+typedef struct hf_patch {
+    int count; /* corners */
+    mk_mesh *mesh;
+    mk_vec3 v[]; /* the corners, as mk_mesh_create_grid took them */
+} hf_patch;
+
 /* Class data of the minkowski geom classes. */
 typedef struct geom_data {
     mk_shape shape;
     mk_hull *hull; /* owned (hull class) */
     int aabb_hint[6];
+    hf_patch *patch; /* owned */
 } geom_data;
 
 /* Side-table entry of a registered dConvex. */
@@ -942,6 +951,8 @@ extern dReal stock_hf_sample(dHeightfieldDataID data, int x, int z) __asm__("_ZN
 /* Cells of one contact query at most (a shape spanning more gets none,
  * counted as a failure: 65,536 cells is 131,072 triangles). */
 #define HF_MAX_CELLS 65536
+/* Corners read on the stack; more take the heap. */
+#define HF_LOCAL_CORNERS 256
 
 static const hf_data_head *hf_data_of(dGeomID g)
 {
@@ -1016,27 +1027,43 @@ static int heightfield_collider(dGeomID o1, dGeomID o2, int flags, dContactGeom 
         if (i0 >= i1 || j0 >= j1)
             return 0;
     }
-    const int ni = i1 - i0 + 1, nj = j1 - j0 + 1;
-    mk_vec3 *v = malloc(sizeof *v * (size_t)(ni * nj));
-    mk_mesh *mesh = NULL;
-    int n = 0;
-    if (v) {
-        dHeightfieldDataID data = dGeomHeightfieldGetHeightfieldData(o2);
-        for (int i = 0; i < ni; ++i)
-            for (int j = 0; j < nj; ++j)
-                v[i * nj + j] = (mk_vec3){(i0 + i) * d->sample_width - d->half_width,
-                                          stock_hf_sample(data, i0 + i, j0 + j),
-                                          (j0 + j) * d->sample_depth - d->half_depth};
-        /* ODE's cut, counter-clockwise seen from +Y (mesh.h) */
-        if (mk_mesh_create_grid(v, ni, nj, &mesh) != MK_OK)
-            mesh = NULL;
-    }
-    free(v);
-    if (!mesh)
+    const int ni = i1 - i0 + 1, nj = j1 - j0 + 1, count = ni * nj;
+    mk_vec3 local[HF_LOCAL_CORNERS];
+    mk_vec3 *v = count <= HF_LOCAL_CORNERS ? local : malloc(sizeof *v * (size_t)count);
+    if (!v)
         return fail();
-    n = mesh_contacts(o1, NULL, o2, mesh, &hxf, max, contact, skip);
-    mk_mesh_destroy(mesh);
-    return n;
+    dHeightfieldDataID data = dGeomHeightfieldGetHeightfieldData(o2);
+    for (int i = 0; i < ni; ++i)
+        for (int j = 0; j < nj; ++j)
+            v[i * nj + j] = (mk_vec3){(i0 + i) * d->sample_width - d->half_width, stock_hf_sample(data, i0 + i, j0 + j),
+                                      (j0 + j) * d->sample_depth - d->half_depth};
+    /* The geom's last patch answers again when its corners are these, bit
+     * for bit (a body resting on the terrain): the samples are read on
+     * every call, so a heightfield whose heights change (a callback's, or
+     * samples changed in place) gets a new patch. */
+    geom_data *gd = dGeomGetClassData(o1);
+    hf_patch *p = gd->patch;
+    if (!p || p->count != count || memcmp(p->v, v, sizeof *v * (size_t)count) != 0) {
+        hf_patch *fresh = malloc(sizeof *fresh + sizeof *v * (size_t)count);
+        mk_mesh *mesh = NULL;
+        /* ODE's cut, counter-clockwise seen from +Y (mesh.h) */
+        if (!fresh || mk_mesh_create_grid(v, ni, nj, &mesh) != MK_OK) {
+            free(fresh);
+            if (v != local)
+                free(v);
+            return fail();
+        }
+        fresh->count = count;
+        fresh->mesh = mesh;
+        memcpy(fresh->v, v, sizeof *v * (size_t)count);
+        if (p)
+            mk_mesh_destroy(p->mesh);
+        free(p);
+        gd->patch = p = fresh;
+    }
+    if (v != local)
+        free(v);
+    return mesh_contacts(o1, NULL, o2, p->mesh, &hxf, max, contact, skip);
 }
 
 /* ------------------------------------------------------------ geom classes */
@@ -1062,6 +1089,10 @@ static void class_dtor(dGeomID g)
     geom_data *d = dGeomGetClassData(g);
     mk_hull_destroy(d->hull);
     d->hull = NULL;
+    if (d->patch)
+        mk_mesh_destroy(d->patch->mesh);
+    free(d->patch);
+    d->patch = NULL;
 }
 
 static void make_classes(void)
@@ -1085,6 +1116,7 @@ static dGeomID make_geom(int cls, dSpaceID space, const mk_shape *s, mk_hull *hu
         return NULL;
     dGeomID g = dCreateGeom(cls);
     geom_data *d = dGeomGetClassData(g);
+    memset(d, 0, sizeof *d);
     d->shape = *s;
     d->hull = hull;
     if (space)

@@ -2209,6 +2209,64 @@ START_TEST(heightfield_contacts)
 }
 END_TEST
 
+/* A geom resting on a heightfield meets the same patch of cells call after
+ * call, and the adapter keeps it (the samples are read every call and the
+ * patch rebuilt only when they change). What the test checks is that a
+ * change always shows: samples changed in place under a heightfield that
+ * references them, and a callback heightfield whose heights move between
+ * calls, give the depth of the new surface, exactly; two geoms on one
+ * heightfield keep their own patches. */
+static double g_hf_level;
+static dReal hf_level_callback(void *data, int x, int z)
+{
+    (void)data, (void)x, (void)z;
+    return g_hf_level;
+}
+
+START_TEST(heightfield_patch_follows_its_samples)
+{
+    setup();
+    mk_ode_install(NULL);
+    for (int k = 0; k < HF_W * HF_D; ++k)
+        g_hf_heights[k] = 0;
+    dHeightfieldDataID hd = dGeomHeightfieldDataCreate();
+    dGeomHeightfieldDataBuildDouble(hd, g_hf_heights, 0, 4, 3, HF_W, HF_D, 1.0, 0.0, 0.1, 0); /* referenced */
+    dHeightfieldDataID cd = dGeomHeightfieldDataCreate();
+    dGeomHeightfieldDataBuildCallback(cd, NULL, hf_level_callback, 4, 3, HF_W, HF_D, 1.0, 0.0, 0.1, 0);
+    dGeomHeightfieldDataSetBounds(cd, -1, 1);
+    dGeomID fields[2] = {dCreateHeightfield(0, hd, 0), dCreateHeightfield(0, cd, 0)};
+    dGeomID cubes[2] = {mk_ode_create_hull(0, kCube, 8), mk_ode_create_hull(0, kCube, 8)};
+    dGeomSetPosition(cubes[0], 0.3, 0.1 - 0.002, 0.2); /* Y up: 2 mm into the level 0 */
+    dGeomSetPosition(cubes[1], -1.1, 0.1 - 0.002, -0.6);
+    dContact c[16];
+    for (int f = 0; f < 2; ++f) {
+        g_hf_level = 0;
+        for (int k = 0; k < HF_W * HF_D; ++k)
+            g_hf_heights[k] = 0;
+        const double levels[5] = {0, 0, 0.01, 0.01, -0.0015};
+        for (int step = 0; step < 5; ++step) {
+            for (int k = 0; k < HF_W * HF_D; ++k)
+                g_hf_heights[k] = levels[step];
+            g_hf_level = levels[step];
+            for (int g = 0; g < 2; ++g) {
+                const int n = dCollide(cubes[g], fields[f], 16, &c[0].geom, sizeof(dContact));
+                ck_assert_msg(n == 4, "field %d step %d cube %d: %d contacts", f, step, g, n);
+                for (int k = 0; k < n; ++k)
+                    ck_assert_msg(fabs(c[k].geom.depth - (0.002 + levels[step])) < 1e-12 && c[k].geom.normal[1] > 1 - 1e-12,
+                                  "field %d step %d cube %d: depth %.17g, the surface's %.17g", f, step, g,
+                                  c[k].geom.depth, 0.002 + levels[step]);
+            }
+        }
+    }
+    ck_assert(mk_ode_get_stats().failures == 0);
+    for (int k = 0; k < 2; ++k)
+        dGeomDestroy(cubes[k]), dGeomDestroy(fields[k]);
+    dGeomHeightfieldDataDestroy(hd);
+    dGeomHeightfieldDataDestroy(cd);
+    teardown();
+}
+END_TEST
+
 /* A small simulation on a floor: a trimesh, or the plane z = 0. */
 typedef struct floor_sim {
     dWorldID world;
@@ -2399,6 +2457,7 @@ int main(void)
     tcase_add_test(api, shutdown_and_reinit);
     tcase_add_test(api, trimesh_contacts);
     tcase_add_test(api, heightfield_contacts);
+    tcase_add_test(api, heightfield_patch_follows_its_samples);
     tcase_add_test(api, stock_kinds_on_a_trimesh);
     tcase_add_test(api, trimesh_callbacks);
     suite_add_tcase(s, api);
