@@ -921,6 +921,59 @@ START_TEST(sunk_shapes_come_back_out)
 }
 END_TEST
 
+/* A box on a random terrain gets the contacts its twin, a hull of its eight
+ * corners (met as a hull: support by its vertices, no box shortcuts), gets:
+ * the tests that let a box skip triangles (its own axes against each
+ * triangle's prism) must never skip one the box touches. Matched as sets,
+ * to EPA's tolerance (positions 1e-6, normals 1e-5, depths 1e-7). */
+START_TEST(boxes_match_their_hulls_on_a_terrain)
+{
+    or_rng r = or_test_rng(0x626f7874);
+    for (int i = 0; i <= 10; ++i)
+        for (int j = 0; j <= 10; ++j)
+            terrain_h[i][j] = or_uniform(&r, 0, 0.5);
+    soup s = grid(&r, 10, 5, terrain, 0.3, 0);
+    mk_mesh *m = make_mesh(&s);
+    terrain_soup = &s;
+    const int n = or_scaled(300);
+    int total = 0, skipped_none = 0;
+    for (int i = 0; i < n; ++i) {
+        const mk_vec3 h = v3(or_uniform(&r, 0.05, 0.4), or_uniform(&r, 0.05, 0.4), or_uniform(&r, 0.05, 0.4));
+        mk_shape box, hull;
+        mk_shape_box(&box, h, 0);
+        mk_vec3 corners[8];
+        for (int k = 0; k < 8; ++k)
+            corners[k] = v3(k & 1 ? h.x : -h.x, k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z);
+        mk_hull *hh = NULL;
+        ck_assert_int_eq(mk_hull_create(corners, 8, &hh), MK_OK);
+        mk_shape_hull(&hull, hh, 0);
+        mk_transform xf = or_pose(&r, v3(or_uniform(&r, -2, 2), or_uniform(&r, -2, 2), 0));
+        /* the lowest corner 0-2 cm below the surface under it (every other pose), or 0-30 cm */
+        const mk_vec3 low = or_support_point(&box, &xf, v3(0, 0, -1));
+        xf.p.z += terrain_height(&s, low.x, low.y) - low.z - or_uniform(&r, 0, i % 2 ? 0.02 : 0.3);
+        mk_mesh_contact a[16], b[16];
+        int na = -1, nb = -1;
+        const mk_status sa = mk_collide_mesh(&box, &xf, m, &kIdentity, NULL, 16, a, &na);
+        const mk_status sb = mk_collide_mesh(&hull, &xf, m, &kIdentity, NULL, 16, b, &nb);
+        REQUIRE(sa == MK_OK && sb == MK_OK, "#%d: %s, %s", i, mk_status_string(sa), mk_status_string(sb));
+        REQUIRE(na == nb, "#%d: the box %d contacts, its hull %d", i, na, nb);
+        for (int k = 0; k < na; ++k) {
+            int found = 0;
+            for (int q = 0; q < nb && !found; ++q)
+                found = v3_len(v3_sub(a[k].position, b[q].position)) < 1e-6 &&
+                        v3_len(v3_sub(a[k].normal, b[q].normal)) < 1e-5 && fabs(a[k].depth - b[q].depth) < 1e-7;
+            REQUIRE(found, "#%d: the box's contact %d (depth %.9g) is not its hull's", i, k, a[k].depth);
+        }
+        total += na;
+        skipped_none += na == 0;
+        mk_hull_destroy(hh);
+    }
+    printf("boxes and hulls: %d poses, %d contacts, %d poses without one\n", n, total, skipped_none);
+    mk_mesh_destroy(m);
+    soup_free(&s);
+}
+END_TEST
+
 /* ------------------------------------------------------------ filters */
 
 /* Field by field (the struct's padding is not written). */
@@ -1090,6 +1143,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, one_sided_and_separated);
     tcase_add_test(tc, filter_sees_the_tested_triangles);
     tcase_add_test(tc, sunk_shapes_come_back_out);
+    tcase_add_test(tc, boxes_match_their_hulls_on_a_terrain);
     tcase_add_test(tc, spheres_on_a_terrain_are_exact);
     suite_add_tcase(s, tc);
     return s;
