@@ -924,8 +924,11 @@ END_TEST
 /* A box on a random terrain gets the contacts its twin, a hull of its eight
  * corners (met as a hull: support by its vertices, no box shortcuts), gets:
  * the tests that let a box skip triangles (its own axes against each
- * triangle's prism) must never skip one the box touches. Matched as sets,
- * to EPA's tolerance (positions 1e-6, normals 1e-5, depths 1e-7). */
+ * triangle's prism) must never skip one the box touches: both get
+ * contacts or neither, and their deepest contacts are the same (depth to
+ * 1e-7, normal to 1e-5). Not the same sets of points: the two may take
+ * different features of a box tilted deep into a face (an edge's two ends
+ * against one corner: seen at MK_TEST_SEED=65 and 66, MK_TEST_SCALE=10). */
 START_TEST(boxes_match_their_hulls_on_a_terrain)
 {
     or_rng r = or_test_rng(0x626f7874);
@@ -956,13 +959,11 @@ START_TEST(boxes_match_their_hulls_on_a_terrain)
         const mk_status sa = mk_collide_mesh(&box, &xf, m, &kIdentity, NULL, 16, a, &na);
         const mk_status sb = mk_collide_mesh(&hull, &xf, m, &kIdentity, NULL, 16, b, &nb);
         REQUIRE(sa == MK_OK && sb == MK_OK, "#%d: %s, %s", i, mk_status_string(sa), mk_status_string(sb));
-        REQUIRE(na == nb, "#%d: the box %d contacts, its hull %d", i, na, nb);
-        for (int k = 0; k < na; ++k) {
-            int found = 0;
-            for (int q = 0; q < nb && !found; ++q)
-                found = v3_len(v3_sub(a[k].position, b[q].position)) < 1e-6 &&
-                        v3_len(v3_sub(a[k].normal, b[q].normal)) < 1e-5 && fabs(a[k].depth - b[q].depth) < 1e-7;
-            REQUIRE(found, "#%d: the box's contact %d (depth %.9g) is not its hull's", i, k, a[k].depth);
+        REQUIRE((na > 0) == (nb > 0), "#%d: the box %d contacts, its hull %d", i, na, nb);
+        if (na > 0) {
+            const int da = deepest(a, na), db = deepest(b, nb);
+            REQUIRE(fabs(a[da].depth - b[db].depth) < 1e-7 && v3_len(v3_sub(a[da].normal, b[db].normal)) < 1e-5,
+                    "#%d: the box's deepest contact %.9g deep, its hull's %.9g", i, a[da].depth, b[db].depth);
         }
         total += na;
         skipped_none += na == 0;
@@ -971,6 +972,103 @@ START_TEST(boxes_match_their_hulls_on_a_terrain)
     printf("boxes and hulls: %d poses, %d contacts, %d poses without one\n", n, total, skipped_none);
     mk_mesh_destroy(m);
     soup_free(&s);
+}
+END_TEST
+
+/* A box over a steep convex ridge (two faces, 20 and 55 degrees down from
+ * the crest: locally a convex solid, the wedge behind both planes), its
+ * centre outside the solid but behind the far face's plane, reaching down
+ * into that face: before, no triangle met it (its centre was behind the one
+ * it touched, mesh.h) and such poses got no contact at all (9 of 300 in
+ * boxes_match_their_hulls_on_a_terrain). Every pose whose box has a corner
+ * inside the wedge gets a contact, and every contact's shape point is
+ * inside the wedge. How many contacts are deeper than the box's deepest
+ * corner (the deepest point of a box in a convex solid is a corner) is
+ * printed: the prisms' square walls at a sharp convex edge (mesh.h). */
+START_TEST(a_box_reaching_over_a_ridge)
+{
+    const double deg = 3.14159265358979323846 / 180, tl = tan(20 * deg), tr = tan(55 * deg);
+    const mk_vec3 v[6] = {{0, -3, 0}, {0, 3, 0}, {-3, -3, -3 * tl}, {-3, 3, -3 * tl}, {3, -3, -3 * tr}, {3, 3, -3 * tr}};
+    const int idx[12] = {0, 1, 3, 0, 3, 2, 0, 4, 5, 0, 5, 1}; /* counter-clockwise from outside */
+    mk_mesh *m = NULL;
+    ck_assert_int_eq(mk_mesh_create(v, 6, idx, 4, &m), MK_OK);
+    const mk_vec3 nl = v3_scale(v3(-tl, 0, 1), 1 / sqrt(1 + tl * tl)), nr = v3_scale(v3(tr, 0, 1), 1 / sqrt(1 + tr * tr));
+    /* Two poses a search found getting no contact before (of 500,000 random ones, 5 did): a long
+     * flat box over the crest, its centre over the near face, its far end 6 and 11 cm into the far one */
+    static const double kFixed[2][15] = {
+        {0.45510149885193796, 0.13217023087762919, 0.029343497045821558, -0.1019731005148718, -0.11598567530093076,
+         0.14033977662466671, -0.54779525618845426, -0.24201952150549749, -0.80084137537197475,
+         -0.19148119206455128, 0.96810322482009548, -0.16158929165780175, 0.8144048811144029, 0.064828213789844186,
+         -0.57666454053795779},
+        {0.48743189735550174, 0.078403828893538571, 0.085081165207646012, -0.02081106483421602, -0.16734881455014161,
+         0.01631109068576278, -0.50382740083011646, -0.15454809947113313, -0.84986636309635755,
+         -0.40180653549287426, 0.91287405200703564, 0.072197459840838918, 0.76466297033920949, 0.37785691752582318,
+         -0.52202939732346554}};
+    for (int f = 0; f < 2; ++f) {
+        const double *x = kFixed[f];
+        mk_shape box;
+        mk_shape_box(&box, v3(x[0], x[1], x[2]), 0);
+        mk_transform xf;
+        xf.p = v3(x[3], x[4], x[5]);
+        for (int row = 0; row < 3; ++row)
+            for (int col = 0; col < 3; ++col)
+                xf.R.m[row][col] = x[6 + 3 * row + col];
+        mk_mesh_contact c[16];
+        int nc = -1;
+        REQUIRE(mk_collide_mesh(&box, &xf, m, &kIdentity, NULL, 16, c, &nc) == MK_OK && nc >= 1,
+                "fixed pose %d: %d contacts", f, nc);
+        for (int k = 0; k < nc; ++k) {
+            const mk_vec3 pt = v3_madd(c[k].position, -0.5 * c[k].depth, c[k].normal);
+            REQUIRE(v3_dot(nl, pt) < 1e-9 && v3_dot(nr, pt) < 1e-9 && fabs(v3_len(c[k].normal) - 1) < 1e-12,
+                    "fixed pose %d: contact %d's shape point is outside the ridge", f, k);
+        }
+    }
+    or_rng r = or_test_rng(0x7269646765);
+    const int n = or_scaled(3000);
+    int touching = 0, over = 0, too_deep = 0, contacts = 0;
+    double worst = 0;
+    for (int i = 0; i < n; ++i) {
+        mk_shape box;
+        const mk_vec3 h = v3(or_uniform(&r, 0.05, 0.3), or_uniform(&r, 0.05, 0.3), or_uniform(&r, 0.05, 0.3));
+        mk_shape_box(&box, h, 0);
+        const mk_transform xf = or_pose(&r, v3(or_uniform(&r, -0.5, 0.2), or_uniform(&r, -0.5, 0.5), or_uniform(&r, -0.05, 0.4)));
+        const double cl = v3_dot(nl, xf.p), cr = v3_dot(nr, xf.p); /* heights over the planes */
+        if (cl < 0 && cr < 0)
+            continue; /* the centre inside: another rule (sunk_shapes_come_back_out) */
+        double deepest_corner = 0;
+        for (int k = 0; k < 8; ++k) {
+            const mk_vec3 c = mk_transform_point(&xf, v3(k & 1 ? h.x : -h.x, k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z));
+            deepest_corner = fmax(deepest_corner, fmin(-v3_dot(nl, c), -v3_dot(nr, c)));
+        }
+        if (!(deepest_corner > 1e-4))
+            continue;
+        ++touching;
+        over += cr < 0;
+        mk_mesh_contact c[16];
+        int nc = -1;
+        REQUIRE(mk_collide_mesh(&box, &xf, m, &kIdentity, NULL, 16, c, &nc) == MK_OK && nc >= 1,
+                "#%d: no contact for a box %.3g into the ridge (its centre %.3g over the far plane)", i, deepest_corner,
+                cr);
+        for (int k = 0; k < nc; ++k) {
+            const mk_vec3 p = v3_madd(c[k].position, -0.5 * c[k].depth, c[k].normal);
+            REQUIRE(v3_dot(nl, p) < 1e-9 && v3_dot(nr, p) < 1e-9, "#%d: contact %d's shape point is outside the ridge",
+                    i, k);
+            /* measured, not asserted (an open defect, mesh.h): each triangle is met as a prism
+             * whose side walls stand square to it, and across a sharp convex edge such a wall
+             * takes in points nearer the other face, so a contact there can be deeper than the
+             * box is in the ridge */
+            if (c[k].depth > deepest_corner + 1e-9) {
+                ++too_deep;
+                worst = fmax(worst, c[k].depth - deepest_corner);
+            }
+            ++contacts;
+        }
+    }
+    printf("ridge: %d boxes into it, %d with their centre behind the far face's plane; %d of %d contacts deeper "
+           "than the box's deepest corner, by up to %.3g\n",
+           touching, over, too_deep, contacts, worst);
+    ck_assert_int_gt(over, 10);
+    mk_mesh_destroy(m);
 }
 END_TEST
 
@@ -1144,6 +1242,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, filter_sees_the_tested_triangles);
     tcase_add_test(tc, sunk_shapes_come_back_out);
     tcase_add_test(tc, boxes_match_their_hulls_on_a_terrain);
+    tcase_add_test(tc, a_box_reaching_over_a_ridge);
     tcase_add_test(tc, spheres_on_a_terrain_are_exact);
     suite_add_tcase(s, tc);
     return s;

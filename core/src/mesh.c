@@ -10,7 +10,7 @@
  * The query, in the mesh's frame: the shape's box (its support along the
  * three axes) picks the triangles whose boxes it meets; each with the
  * shape's centre in front of it (normal N), or a little behind it with the
- * centre inside the surface (centre_sunk, mesh.h), is met so:
+ * centre inside the surface (point_sunk, mesh.h), is met so:
  *  1. the shape's depth below the triangle's plane from one support call
  *     along -N (kept for the next triangle with the same normal); a shape
  *     above the plane (beyond the speculative distance) gets nothing from
@@ -651,7 +651,7 @@ typedef struct mesh_query {
     mk_real half;       /* the shape's half size (shape_half_size) */
     mk_real foot_slack; /* MESH_FOOT_SLACK times that */
     mk_vec3 lo, hi;     /* the shape's box grown by its radius and the speculative distance */
-    int sunk;           /* centre_sunk, -1 until asked */
+    int sunk;           /* point_sunk of the centre, -1 until asked */
     int top_valid;      /* the shape's top above its centre along the last normal met from behind */
     mk_vec3 top_n;
     mk_real top;
@@ -774,17 +774,18 @@ static mk_real triangle_dist2(const mk_mesh *m, int t, const mk_vec3 tv[3], mk_v
     return best;
 }
 
-/* Whether the shape's centre lies inside the surface: behind the plane of
- * every triangle in reach whose nearest point to it is the nearest of all
- * (to a relative 1e-9: the triangles sharing that point's edge or corner).
- * A point outside near a convex edge or corner is in front of each face
- * there, near a concave one in front of the face it is nearest to, so it
- * is never taken for inside; a point inside near a saddle may be taken
- * for outside (then met as any shape behind: not at all). */
-static int centre_sunk(const mesh_query *q)
+/* Whether point p lies inside the surface: behind the plane of every
+ * triangle in reach whose nearest point to p is the nearest of all (to a
+ * relative 1e-9: the triangles sharing that point's edge or corner), and
+ * (with tri >= 0) triangle tri is one of them. A point outside near a convex
+ * edge or corner is in front of each face there, near a concave one in
+ * front of the face it is nearest to, so it is never taken for inside; a
+ * point inside near a saddle may be taken for outside. */
+static int point_sunk(const mesh_query *q, mk_vec3 p, int tri)
 {
     const mk_mesh *m = q->mesh;
     mk_real nearest = INFINITY;
+    int hit = tri < 0;
     for (int pass = 0; pass < 2; ++pass) {
         int stack[MESH_STACK], sp = 1, t = -1, end = -1;
         stack[0] = 0;
@@ -793,43 +794,27 @@ static int centre_sunk(const mesh_query *q)
                 return 0;
             const int *vid = &m->tri[3 * k];
             const mk_vec3 tv[3] = {m->vertices[vid[0]], m->vertices[vid[1]], m->vertices[vid[2]]};
-            const mk_real d2 = triangle_dist2(m, k, tv, q->centre);
-            if (pass == 0)
+            const mk_real d2 = triangle_dist2(m, k, tv, p);
+            if (pass == 0) {
                 nearest = fmin(nearest, d2);
-            else if (d2 <= nearest * (1 + 1e-9) + 1e-24 && v3_dot(m->normal[k], v3_sub(q->centre, tv[0])) >= 0)
-                return 0;
+            } else if (d2 <= nearest * (1 + 1e-9) + 1e-24) {
+                if (v3_dot(m->normal[k], v3_sub(p, tv[0])) >= 0)
+                    return 0;
+                hit |= k == tri;
+            }
         }
     }
-    return isfinite(nearest);
+    return isfinite(nearest) && hit;
 }
 
-/* Adds triangle t's contacts (mesh frame) to buf; returns a bad-input
- * status, else MK_OK. */
-static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
+/* Adds the contacts of triangle t, met from its front (mesh frame), to
+ * buf; returns a bad-input status, else MK_OK. */
+static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
 {
     const mk_mesh *m = q->mesh;
     const mk_vec3 N = m->normal[t];
     const int *vid = &m->tri[3 * t];
     const mk_vec3 tv[3] = {m->vertices[vid[0]], m->vertices[vid[1]], m->vertices[vid[2]]};
-    /* The front: the shape's centre in front of the plane, or, when the
-     * centre lies inside the surface (centre_sunk), behind the plane by
-     * less than half the way from the centre to the shape's top along N: a
-     * small body driven a little past its middle in one step still comes
-     * back out (mesh.h). Otherwise the back is no side. */
-    const mk_real behind = v3_dot(N, v3_sub(tv[0], q->centre));
-    if (behind > 0) {
-        if (!q->top_valid || memcmp(&q->top_n, &N, sizeof N) != 0) {
-            const mk_vec3 top =
-                v3_add(m3_mul(&q->xf.R, shape_support(q->shape, m3_tmul(&q->xf.R, N), NULL)), q->xf.p);
-            q->top_valid = 1, q->top_n = N, q->top = v3_dot(N, v3_sub(top, q->centre)) + q->shape->radius;
-        }
-        if (!(behind < 0.5 * q->top))
-            return MK_OK;
-        if (q->sunk < 0)
-            q->sunk = centre_sunk(q);
-        if (!q->sunk)
-            return MK_OK;
-    }
     /* 1. the plane's depth (the shape's lowest point along N kept for the
      * next triangle facing the same way) */
     if (!q->low_valid || memcmp(&q->low_n, &N, sizeof N) != 0) {
@@ -979,6 +964,51 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
                 buf[(*n)++] = (candidate){{pr.points[i].position, N, pr.points[i].depth, t}, 1};
         }
     return plane_contacts(q, t, tv, N, plane, w, L, buf, n);
+}
+
+/* Adds triangle t's contacts (mesh frame) to buf; returns a bad-input
+ * status, else MK_OK. The front: the shape's centre in front of the
+ * triangle's plane. A centre behind it, inside the surface (point_sunk),
+ * meets the triangle when it is behind by less than half the way from the
+ * centre to the shape's top along N: a small body driven a little past its
+ * middle in one step still comes back out. A centre behind it but outside
+ * the surface (a shape over a ridge reaching down a steep face beyond it)
+ * meets the triangle as its plane (step 4: the shape's feature below the
+ * plane, the feet over the triangle), and only where the shape itself is
+ * inside the surface with this triangle nearest: a point is kept when it
+ * is inside and has this triangle among its nearest (the shape's part
+ * behind the plane that is outside the surface, above the ridge's near
+ * side, is not in contact, and a point inside nearer another face is that
+ * face's). Its depth is then its distance to the surface. (mesh.h) */
+static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
+{
+    const mk_mesh *m = q->mesh;
+    const mk_vec3 N = m->normal[t];
+    const mk_real behind = v3_dot(N, v3_sub(m->vertices[m->tri[3 * t]], q->centre));
+    if (!(behind > 0))
+        return face_contacts(q, t, buf, n);
+    if (q->sunk < 0)
+        q->sunk = point_sunk(q, q->centre, -1);
+    if (q->sunk) {
+        if (!q->top_valid || memcmp(&q->top_n, &N, sizeof N) != 0) {
+            const mk_vec3 top =
+                v3_add(m3_mul(&q->xf.R, shape_support(q->shape, m3_tmul(&q->xf.R, N), NULL)), q->xf.p);
+            q->top_valid = 1, q->top_n = N, q->top = v3_dot(N, v3_sub(top, q->centre)) + q->shape->radius;
+        }
+        return behind < 0.5 * q->top ? face_contacts(q, t, buf, n) : MK_OK;
+    }
+    const int *vid = &m->tri[3 * t];
+    const mk_vec3 tv[3] = {m->vertices[vid[0]], m->vertices[vid[1]], m->vertices[vid[2]]};
+    const int first = *n;
+    const mk_status st = plane_contacts(q, t, tv, N, v3_dot(N, tv[0]), m->info[t].w, m->info[t].longest, buf, n);
+    int kept = first;
+    for (int i = first; i < *n; ++i) {
+        const mk_mesh_contact *c = &buf[i].c;
+        if (c->depth > 0 && point_sunk(q, v3_madd(c->position, -0.5 * c->depth, c->normal), t))
+            buf[kept++] = buf[i];
+    }
+    *n = kept;
+    return st;
 }
 
 /* ------------------------------------------------------------ merging */
