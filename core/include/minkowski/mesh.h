@@ -50,11 +50,12 @@
  * Known defect: each triangle is met as a prism whose side walls stand
  * square to it; across a sharp convex edge such a wall takes in points
  * nearer the other face, and a shape straddling the edge can get a contact
- * deeper than it is in the surface (tests/test_mesh.c
+ * deeper than its penetration depth (tests/test_mesh.c
  * a_box_reaching_over_a_ridge, faces falling 20 and 55 degrees from the
- * crest: a quarter of the contacts, by up to 0.25 m for boxes up to 0.3 m
- * half size placed up to 0.4 m into it). Spheres on any surface and every
- * shape on a flat floor are exact (the other checks of that suite). */
+ * crest, boxes up to 0.3 m half size placed up to 0.4 m into it: 174 of
+ * 3,300 contacts deeper than the box's exact depth, by up to 0.25 m).
+ * Spheres on any surface and every shape on a flat floor are exact (the
+ * other checks of that suite). */
 #ifndef MINKOWSKI_MESH_H
 #define MINKOWSKI_MESH_H
 
