@@ -445,6 +445,19 @@ static double terrain(double x, double y)
 }
 
 static const soup *terrain_soup;
+
+/* A random terrain: heights 0-0.5 on an 11 x 11 grid over 5 m (terrain_h),
+ * its soup (inner vertices jittered by up to `jitter` cells) and mesh;
+ * terrain_soup points at the soup. */
+static soup random_terrain(or_rng *r, double jitter, mk_mesh **m)
+{
+    for (int i = 0; i <= 10; ++i)
+        for (int j = 0; j <= 10; ++j)
+            terrain_h[i][j] = or_uniform(r, 0, 0.5);
+    soup s = grid(r, 10, 5, terrain, jitter, 0);
+    *m = make_mesh(&s);
+    return s;
+}
 static mk_vec3 place_terrain(or_rng *r, double rad)
 {
     /* above the surface: up from a random surface point by less than the radius */
@@ -493,11 +506,8 @@ START_TEST(spheres_on_a_terrain_are_exact)
     vanilla.gjk.variant = MK_GJK_VANILLA;
     for (int k = 0; k < or_scaled(6); ++k) {
         g_settings = k % 2 ? &vanilla : NULL;
-        for (int i = 0; i <= 10; ++i)
-            for (int j = 0; j <= 10; ++j)
-                terrain_h[i][j] = or_uniform(&r, 0, 0.5);
-        soup s = grid(&r, 10, 5, terrain, 0, 0);
-        mk_mesh *m = make_mesh(&s);
+        mk_mesh *m;
+        soup s = random_terrain(&r, 0, &m);
         terrain_soup = &s;
         check_sphere_on(&s, m, &r, place_over_terrain, k % 2 ? "terrain, vanilla GJK" : "terrain", 1500);
         mk_mesh_destroy(m);
@@ -932,11 +942,8 @@ END_TEST
 START_TEST(boxes_match_their_hulls_on_a_terrain)
 {
     or_rng r = or_test_rng(0x626f7874);
-    for (int i = 0; i <= 10; ++i)
-        for (int j = 0; j <= 10; ++j)
-            terrain_h[i][j] = or_uniform(&r, 0, 0.5);
-    soup s = grid(&r, 10, 5, terrain, 0.3, 0);
-    mk_mesh *m = make_mesh(&s);
+    mk_mesh *m;
+    soup s = random_terrain(&r, 0.3, &m);
     terrain_soup = &s;
     const int n = or_scaled(300);
     int total = 0, skipped_none = 0;
@@ -1123,11 +1130,8 @@ START_TEST(filter_sees_the_tested_triangles)
     or_hull_pool p12, p60;
     ck_assert_int_eq(or_hull_pool_make(&p12, &r, 8, 12), MK_OK);
     ck_assert_int_eq(or_hull_pool_make(&p60, &r, 4, 60), MK_OK);
-    for (int i = 0; i <= 10; ++i)
-        for (int j = 0; j <= 10; ++j)
-            terrain_h[i][j] = or_uniform(&r, 0, 0.5);
-    soup s = grid(&r, 10, 5, terrain, 0.3, 0);
-    mk_mesh *m = make_mesh(&s);
+    mk_mesh *m;
+    soup s = random_terrain(&r, 0.3, &m);
     terrain_soup = &s;
     int *list = malloc(sizeof *list * (size_t)(s.nt + 1)), *offered = malloc(sizeof *offered * (size_t)(s.nt + 1));
     unsigned char *reject = malloc((size_t)s.nt), *in = malloc((size_t)s.nt), *seen = malloc((size_t)s.nt);
