@@ -100,10 +100,6 @@ typedef struct mesh_node {
  * longest edge's length. */
 typedef struct tri_info {
     mk_vec3 w[3];
-    /* a concave edge's: the outward normal of the face across it, and that
-     * face's outward direction in its own plane at the edge (towards this
-     * triangle) */
-    mk_vec3 across[3], across_w[3];
     mk_real limit[3];
     mk_real longest;
     unsigned char kind[3];
@@ -130,10 +126,9 @@ enum { EDGE_OPEN, EDGE_FLAT, EDGE_CONVEX, EDGE_CONCAVE };
  * and convex edges *cos_limit is the cosine between N and the face beyond
  * (0 for open edges: the plane turned down 90 degrees). */
 static int edge_kind(const struct mk_mesh *m, int t, int k, const mk_vec3 tv[3], mk_vec3 N, mk_real L,
-                     mk_real *cos_limit, mk_vec3 *across, mk_vec3 *across_w)
+                     mk_real *cos_limit)
 {
     *cos_limit = 0;
-    *across = N, *across_w = v3(0, 0, 0);
     const int opp = m->opposite[3 * t + k];
     if (opp < 0)
         return EDGE_OPEN;
@@ -141,19 +136,8 @@ static int edge_kind(const struct mk_mesh *m, int t, int k, const mk_vec3 tv[3],
     const mk_real h = v3_dot(N, q);
     if (fabs(h) <= MESH_EDGE_SLACK * L)
         return EDGE_FLAT;
-    if (h > 0) {
-        /* this triangle lies in front of the face across a concave edge */
-        mk_vec3 n2 = v3_cross(e, q);
-        n2 = v3_scale(n2, 1 / v3_len(n2));
-        if (v3_dot(n2, v3_sub(tv[(k + 2) % 3], a)) < 0)
-            n2 = v3_neg(n2);
-        mk_vec3 w2 = v3_cross(e, n2);
-        w2 = v3_scale(w2, 1 / v3_len(w2));
-        if (v3_dot(w2, q) > 0) /* away from the face across, towards this triangle */
-            w2 = v3_neg(w2);
-        *across = n2, *across_w = w2;
+    if (h > 0)
         return EDGE_CONCAVE;
-    }
     mk_vec3 n2 = v3_cross(e, q);
     n2 = v3_scale(n2, 1 / v3_len(n2));
     if (v3_dot(n2, v3_sub(tv[(k + 2) % 3], a)) > 0) /* outward: away from this triangle */
@@ -295,8 +279,7 @@ static int finish(mk_mesh *m)
             ti->w[k] = v3_scale(c, 1 / v3_len(c));
         }
         for (int k = 0; k < 3; ++k)
-            ti->kind[k] =
-                (unsigned char)edge_kind(m, t, k, tv, N, ti->longest, &ti->limit[k], &ti->across[k], &ti->across_w[k]);
+            ti->kind[k] = (unsigned char)edge_kind(m, t, k, tv, N, ti->longest, &ti->limit[k]);
         ti->all_flat = ti->kind[0] == EDGE_FLAT && ti->kind[1] == EDGE_FLAT && ti->kind[2] == EDGE_FLAT;
     }
     return 1;
@@ -708,8 +691,6 @@ typedef struct candidate {
  * = c (its corners, a cap's rim, a curved shape's lowest point) where the
  * feet lie over the triangle, with normal N. The plane's patch is kept for
  * the next triangle in the same plane (a floor's). */
-static int point_sunk(const mesh_query *q, mk_vec3 p, int tri);
-
 static mk_status plane_contacts(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3 N, mk_real c, const mk_vec3 w[3],
                                 mk_real L, candidate *buf, int *n)
 {
@@ -721,31 +702,11 @@ static mk_status plane_contacts(mesh_query *q, int t, const mk_vec3 tv[3], mk_ve
         q->plane_valid = 1, q->plane_n = N, q->plane_c = c;
     }
     const mk_contact_patch_result *pr = &q->plane;
-    const tri_info *ti = &q->mesh->info[t];
     for (int i = 0; i < pr->count; ++i) {
         const mk_vec3 foot = pr->points[i].point_b;
-        int over = 1, gap = 0;
-        const mk_vec3 p = v3_madd(foot, -pr->points[i].depth, N);
-        for (int k = 0; k < 3 && over; ++k) {
-            if (v3_dot(v3_sub(foot, tv[k]), w[k]) <= MESH_EDGE_SLACK * L)
-                continue;
-            /* Beyond a concave edge (and over it, not past its ends), the
-             * point is still this triangle's when it is behind the face
-             * across and its foot on that face's plane falls back on this
-             * side of the edge: in the valley's gap, where neither face's
-             * plane would otherwise have it, the faces asked take it (when no
-             * other face is nearer to it: point_sunk). A face whose prism
-             * the shape misses, or whose side plane it lies beyond, is not
-             * asked. */
-            const mk_real h2 = v3_dot(ti->across[k], v3_sub(p, tv[k]));
-            const mk_vec3 e = v3_sub(tv[(k + 1) % 3], tv[k]);
-            const mk_real along = v3_dot(v3_sub(p, tv[k]), e) / v3_dot(e, e); /* over the edge, not past its ends */
-            over = ti->kind[k] == EDGE_CONCAVE && h2 < 0 && along > 0 && along < 1 &&
-                   v3_dot(ti->across_w[k], v3_sub(v3_madd(p, -h2, ti->across[k]), tv[k])) > MESH_EDGE_SLACK * L;
-            gap = 1;
-        }
-        if (over && gap)
-            over = point_sunk(q, p, t);
+        int over = 1;
+        for (int k = 0; k < 3; ++k)
+            over &= v3_dot(v3_sub(foot, tv[k]), w[k]) <= MESH_EDGE_SLACK * L;
         if (over)
             buf[(*n)++] = (candidate){{pr->points[i].position, N, pr->points[i].depth, t}, 1};
     }
