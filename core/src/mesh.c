@@ -713,13 +713,17 @@ static mk_status plane_contacts(mesh_query *q, int t, const mk_vec3 tv[3], mk_ve
     return MK_OK;
 }
 
+/* The posed shape's core point farthest along d (mesh frame). */
+static inline mk_vec3 posed_support(const mesh_query *q, mk_vec3 d)
+{
+    return xf_apply(&q->xf, shape_support(q->shape, m3_tmul(&q->xf.R, d), NULL));
+}
+
 /* Whether the shape lies wholly beyond the plane <a, x> = c (unit a, mesh
  * frame): its lowest point along a, radius included, above it. */
 static int shape_beyond(const mesh_query *q, mk_vec3 a, mk_real c)
 {
-    const mk_vec3 d = m3_tmul(&q->xf.R, v3_neg(a));
-    const mk_vec3 x = v3_add(m3_mul(&q->xf.R, shape_support(q->shape, d, NULL)), q->xf.p);
-    return v3_dot(a, x) - q->shape->radius > c;
+    return v3_dot(a, posed_support(q, v3_neg(a))) - q->shape->radius > c;
 }
 
 /* The next triangle (tree position) whose own box meets [lo, hi], walking
@@ -818,8 +822,7 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
     /* 1. the plane's depth (the shape's lowest point along N kept for the
      * next triangle facing the same way) */
     if (!q->low_valid || memcmp(&q->low_n, &N, sizeof N) != 0) {
-        const mk_vec3 dl = m3_tmul(&q->xf.R, v3_neg(N));
-        const mk_vec3 low = v3_add(m3_mul(&q->xf.R, shape_support(q->shape, dl, NULL)), q->xf.p);
+        const mk_vec3 low = posed_support(q, v3_neg(N));
         q->low_valid = 1, q->low_n = N, q->low = v3_dot(N, low) - q->shape->radius;
     }
     const mk_real plane = v3_dot(N, tv[0]);
@@ -889,8 +892,7 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
         int inside = 1;
         for (int k = 0; k < 3 && inside; ++k) {
             const mk_vec3 dir = v3_madd(w[k], -lambda, N);
-            const mk_vec3 x =
-                v3_add(m3_mul(&q->xf.R, shape_support(q->shape, m3_tmul(&q->xf.R, dir), NULL)), q->xf.p);
+            const mk_vec3 x = posed_support(q, dir);
             inside = v3_dot(dir, x) + grow + lambda * plane <= v3_dot(w[k], tv[k]) - depth;
         }
         if (inside)
@@ -991,8 +993,7 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
         q->sunk = point_sunk(q, q->centre, -1);
     if (q->sunk) {
         if (!q->top_valid || memcmp(&q->top_n, &N, sizeof N) != 0) {
-            const mk_vec3 top =
-                v3_add(m3_mul(&q->xf.R, shape_support(q->shape, m3_tmul(&q->xf.R, N), NULL)), q->xf.p);
+            const mk_vec3 top = posed_support(q, N);
             q->top_valid = 1, q->top_n = N, q->top = v3_dot(N, v3_sub(top, q->centre)) + q->shape->radius;
         }
         return behind < 0.5 * q->top ? face_contacts(q, t, buf, n) : MK_OK;
@@ -1152,8 +1153,8 @@ mk_status mk_collide_mesh_filtered(const mk_shape *shape, const mk_transform *xf
     const mk_status begun = query_begin(shape, xf, mesh, mesh_xf, settings, &s, &q, &lo, &hi);
     if (begun != MK_OK)
         return begun;
-    const mk_real tol = MESH_SAME_POINT * shape_half_size(shape);
-    const mk_real tie = MESH_DEPTH_TIE * shape_half_size(shape);
+    const mk_real tol = MESH_SAME_POINT * q.half;
+    const mk_real tie = MESH_DEPTH_TIE * q.half;
     candidate buf[MESH_BUFFER + MESH_PER_TRIANGLE];
     int n = 0;
     int stack[MESH_STACK], sp = 1, t = -1, end = -1;
