@@ -969,7 +969,12 @@ START_TEST(boxes_match_their_hulls_on_a_terrain)
         REQUIRE((na > 0) == (nb > 0), "#%d: the box %d contacts, its hull %d", i, na, nb);
         if (na > 0) {
             const int da = deepest(a, na), db = deepest(b, nb);
-            REQUIRE(fabs(a[da].depth - b[db].depth) < 1e-7 && v3_len(v3_sub(a[da].normal, b[db].normal)) < 1e-5,
+            /* the hull's deepest is one of the box's deepest (two contacts across a ridge, each
+             * held to the ridge's depth, tie: seen at MK_TEST_SEED=61 and 62, MK_TEST_SCALE=10) */
+            int same = 0;
+            for (int k = 0; k < na && !same; ++k)
+                same = fabs(a[k].depth - b[db].depth) < 1e-7 && v3_len(v3_sub(a[k].normal, b[db].normal)) < 1e-5;
+            REQUIRE(fabs(a[da].depth - b[db].depth) < 1e-7 && same,
                     "#%d: the box's deepest contact %.9g deep, its hull's %.9g", i, a[da].depth, b[db].depth);
         }
         total += na;
@@ -989,10 +994,12 @@ END_TEST
  * it touched, mesh.h) and such poses got no contact at all (9 of 300 in
  * boxes_match_their_hulls_on_a_terrain). Every pose whose box has a corner
  * inside the wedge gets a contact, and every contact's shape point is
- * inside the wedge. How many contacts are deeper than the box's exact
- * penetration depth (separating axes against the ridge as a solid) is
- * printed, not asserted: the prisms' square walls at a sharp convex edge
- * (mesh.h, Known defect). */
+ * inside the wedge, and no contact is deeper than the box's exact
+ * penetration depth (separating axes against the ridge as a solid): before
+ * ridge_limits, a box straddling the crest got its corners past the ridge's
+ * bisector at the depth below the near face's plane, 174 of 3,300 contacts
+ * too deep, by up to 0.25 (the square walls of that face's prism hold
+ * points nearer the far face). */
 START_TEST(a_box_reaching_over_a_ridge)
 {
     const double deg = 3.14159265358979323846 / 180, tl = tan(20 * deg), tr = tan(55 * deg);
@@ -1040,8 +1047,8 @@ START_TEST(a_box_reaching_over_a_ridge)
     ck_assert(or_poly_from_hull(wedge, wh, 1, NULL));
     or_rng r = or_test_rng(0x7269646765);
     const int n = or_scaled(3000);
-    int touching = 0, over = 0, too_deep = 0, contacts = 0;
-    double worst = 0;
+    int touching = 0, over = 0, too_deep = 0, contacts = 0, short_of = 0;
+    double worst = 0, worst_short = 0;
     for (int i = 0; i < n; ++i) {
         mk_shape box;
         const mk_vec3 h = v3(or_uniform(&r, 0.05, 0.3), or_uniform(&r, 0.05, 0.3), or_uniform(&r, 0.05, 0.3));
@@ -1067,20 +1074,29 @@ START_TEST(a_box_reaching_over_a_ridge)
         REQUIRE(mk_collide_mesh(&box, &xf, m, &kIdentity, NULL, 16, c, &nc) == MK_OK && nc >= 1,
                 "#%d: no contact for a box %.3g into the ridge (its centre %.3g over the far plane)", i, deepest_corner,
                 cr);
+        const double got = c[deepest(c, nc)].depth;
+        if (got < depth - 1e-6) {
+            ++short_of;
+            worst_short = fmax(worst_short, depth - got);
+        }
         for (int k = 0; k < nc; ++k) {
             const mk_vec3 p = v3_madd(c[k].position, -0.5 * c[k].depth, c[k].normal);
             REQUIRE(v3_dot(nl, p) < 1e-9 && v3_dot(nr, p) < 1e-9, "#%d: contact %d's shape point is outside the ridge",
                     i, k);
+            /* no deeper than the box's penetration depth, to the contact patch's depth tie (1.1e-4 of
+             * the smaller shape's half size: its points may lie that much below the signed distance) */
             if (c[k].depth > depth + 1e-9) {
                 ++too_deep;
                 worst = fmax(worst, c[k].depth - depth);
             }
+            REQUIRE(c[k].depth <= depth + 1.1e-4 * fmin(h.x, fmin(h.y, h.z)),
+                    "#%d: contact %d is %.3g deep, the box's penetration depth %.3g", i, k, c[k].depth, depth);
             ++contacts;
         }
     }
     printf("ridge: %d boxes into it, %d with their centre behind the far face's plane; %d of %d contacts deeper "
-           "than the box's penetration depth, by up to %.3g\n",
-           touching, over, too_deep, contacts, worst);
+           "than the box's penetration depth, by up to %.3g; %d boxes' deepest contact short of it, by up to %.3g\n",
+           touching, over, too_deep, contacts, worst, short_of, worst_short);
     or_poly_free(wedge), or_poly_free(bp), or_poly_free(bw);
     mk_hull_destroy(wh);
     ck_assert_int_gt(over, 10);

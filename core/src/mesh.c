@@ -37,7 +37,10 @@
  *     it (mk_collide_plane_patch, kept for the next triangle in the same
  *     plane) where the feet lie over the triangle, with normal N; with u = N
  *     also the patch's points on the triangle's edges other than flat ones
- *     (corners of the contact region at the mesh's border or a crease).
+ *     (corners of the contact region at the mesh's border or a crease);
+ *     with a u rejected, a point nearer the plane across a convex edge than
+ *     N's is held to the shape's penetration depth in that edge's wedge
+ *     (ridge_limits).
  * Contacts gather in a bounded buffer, merged and reduced (reduce_contacts)
  * whenever it fills and at the end.
  *
@@ -100,6 +103,7 @@ typedef struct mesh_node {
  * longest edge's length. */
 typedef struct tri_info {
     mk_vec3 w[3];
+    mk_vec3 beyond[3]; /* a convex edge's: the outward normal of the face across it */
     mk_real limit[3];
     mk_real longest;
     unsigned char kind[3];
@@ -124,11 +128,13 @@ enum { EDGE_OPEN, EDGE_FLAT, EDGE_CONVEX, EDGE_CONCAVE };
 /* Edge k of triangle t (vertices tv, normal N): open (no single
  * neighbour), flat (the neighbour in the plane), convex or concave; for open
  * and convex edges *cos_limit is the cosine between N and the face beyond
- * (0 for open edges: the plane turned down 90 degrees). */
+ * (0 for open edges: the plane turned down 90 degrees), and for convex
+ * edges *beyond is that face's outward normal (else zero). */
 static int edge_kind(const struct mk_mesh *m, int t, int k, const mk_vec3 tv[3], mk_vec3 N, mk_real L,
-                     mk_real *cos_limit)
+                     mk_real *cos_limit, mk_vec3 *beyond)
 {
     *cos_limit = 0;
+    *beyond = v3(0, 0, 0);
     const int opp = m->opposite[3 * t + k];
     if (opp < 0)
         return EDGE_OPEN;
@@ -143,6 +149,7 @@ static int edge_kind(const struct mk_mesh *m, int t, int k, const mk_vec3 tv[3],
     if (v3_dot(n2, v3_sub(tv[(k + 2) % 3], a)) > 0) /* outward: away from this triangle */
         n2 = v3_neg(n2);
     *cos_limit = v3_dot(n2, N);
+    *beyond = n2;
     return EDGE_CONVEX;
 }
 
@@ -279,7 +286,7 @@ static int finish(mk_mesh *m)
             ti->w[k] = v3_scale(c, 1 / v3_len(c));
         }
         for (int k = 0; k < 3; ++k)
-            ti->kind[k] = (unsigned char)edge_kind(m, t, k, tv, N, ti->longest, &ti->limit[k]);
+            ti->kind[k] = (unsigned char)edge_kind(m, t, k, tv, N, ti->longest, &ti->limit[k], &ti->beyond[k]);
         ti->all_flat = ti->kind[0] == EDGE_FLAT && ti->kind[1] == EDGE_FLAT && ti->kind[2] == EDGE_FLAT;
     }
     return 1;
@@ -811,6 +818,106 @@ static int point_sunk(const mesh_query *q, mk_vec3 p, int tri)
     return isfinite(nearest) && hit;
 }
 
+/* The ridge over convex edge k of triangle t (corners tv): the
+ * wedge under its two faces, cut to a bounded prism (make_prism's hull) that
+ * holds the shape's reach: its cross-section is the triangle with a corner
+ * on the edge's line and legs down both faces, extruded along the edge past
+ * the shape's ends. Its first face is t's plane, its second the face
+ * beyond's, the rest lie farther from the shape than its depth below t's
+ * plane (which bounds its depth in the wedge). *depth: the shape's
+ * penetration depth in the wedge (the deepest point of mk_collide_patch,
+ * which holds the signed distance's witness); 0 when it does not reach in.
+ * Returns a bad-input status, else MK_OK. */
+static mk_status ridge_depth(mesh_query *q, int t, int k, const mk_vec3 tv[3], mk_real plane_depth, mk_real *depth)
+{
+    const mk_mesh *m = q->mesh;
+    const mk_vec3 a = tv[k], e = v3_normalize_or(v3_sub(tv[(k + 1) % 3], a), v3(0, 0, 0));
+    const mk_vec3 qv = v3_sub(m->vertices[m->opposite[3 * t + k]], a);
+    const mk_vec3 in1 = v3_neg(m->info[t].w[k]);
+    const mk_vec3 in2 = v3_normalize_or(v3_madd(qv, -v3_dot(qv, e), e), v3(0, 0, 0));
+    /* Exits through the far faces cost more than `reach`, itself more than
+     * the depth below t's plane (lifting along N by that frees the shape). */
+    const mk_real r = q->shape->radius, reach = 2 * fmax(plane_depth, 0) + q->half + r;
+    const mk_real e_hi = v3_dot(e, v3_sub(posed_support(q, e), a)) + r + reach;
+    const mk_real e_lo = v3_dot(e, v3_sub(posed_support(q, v3_neg(e)), a)) - r - reach;
+    const mk_vec3 off = v3_sub(q->centre, a);
+    const mk_real across = v3_len(v3_madd(off, -v3_dot(off, e), e));
+    const mk_real leg = 4 * (across + 4 * q->half + r) + 2 * reach;
+    /* The cross-section counter-clockwise about the extrusion's axis X
+     * (prism's N), swept from the end where X points. */
+    mk_vec3 X = v3_cross(in1, in2);
+    const mk_real xl = v3_len(X);
+    if (!(xl > 1e-12)) {
+        *depth = 0;
+        return MK_OK;
+    }
+    X = v3_scale(X, 1 / xl);
+    const mk_real top = v3_dot(X, e) > 0 ? e_hi : e_lo;
+    mk_vec3 cv[3];
+    cv[0] = v3_madd(a, top, e);
+    cv[1] = v3_madd(cv[0], leg, in1);
+    cv[2] = v3_madd(cv[0], leg, in2);
+    mk_vec3 w[3];
+    for (int j = 0; j < 3; ++j)
+        w[j] = v3_normalize_or(v3_cross(v3_sub(cv[(j + 1) % 3], cv[j]), X), v3(0, 0, 0));
+    prism p;
+    make_prism(&p, cv, X, w, e_hi - e_lo);
+    mk_shape ps;
+    mk_status st = mk_shape_hull(&ps, &p.h, 0);
+    if (st != MK_OK)
+        return st;
+    const mk_pair pair = {q->shape, q->xf, &ps, mk_transform_identity()};
+    mk_contact_patch_result pr;
+    st = mk_collide_patch(&pair, q->settings, NULL, MK_MANIFOLD_MAX_PATCH_POINTS, &pr);
+    if (st >= MK_INVALID_INPUT)
+        return st;
+    if ((st == MK_GJK_MAX_ITER || st == MK_EPA_MAX_ITER || st == MK_EPA_FACE_BUDGET) && q->budget == MK_OK)
+        q->budget = st;
+    *depth = 0;
+    for (int i = 0; i < pr.count; ++i)
+        *depth = fmax(*depth, pr.points[i].depth);
+    return MK_OK;
+}
+
+/* The plane's contacts buf[first .. n) of triangle t, answering for a push
+ * the surface has not there (step 4 after a rejected EPA normal): a point
+ * of the shape under t that is nearer the plane of the face across one of
+ * t's convex edges than t's own lies past the ridge's bisector, where t's
+ * plane depth overstates how far the shape is in (a box straddling a sharp
+ * ridge, its corner deep under t's plane near the crest: 0.385 against a
+ * penetration depth of 0.307, tests/test_mesh.c a_box_reaching_over_a_ridge).
+ * Its depth is held to the shape's penetration depth in the ridge's wedge
+ * (ridge_depth), which any way out of the solid must pay. */
+static mk_status ridge_limits(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3 N, mk_real plane_depth, int first,
+                              candidate *buf, int n)
+{
+    const tri_info *ti = &q->mesh->info[t];
+    for (int k = 0; k < 3; ++k) {
+        if (ti->kind[k] != EDGE_CONVEX)
+            continue;
+        const mk_vec3 Nk = ti->beyond[k];
+        const mk_real ck = v3_dot(Nk, tv[k]);
+        mk_real cap = -1;
+        for (int i = first; i < n; ++i) {
+            mk_mesh_contact *c = &buf[i].c;
+            const mk_vec3 p = v3_madd(c->position, -0.5 * c->depth, N);
+            if (!(c->depth > 0 && ck - v3_dot(Nk, p) < c->depth))
+                continue;
+            if (cap < 0) {
+                const mk_status st = ridge_depth(q, t, k, tv, plane_depth, &cap);
+                if (st != MK_OK)
+                    return st;
+            }
+            if (c->depth > cap) {
+                c->depth = cap;
+                c->position = v3_madd(p, 0.5 * cap, N);
+                buf[i].exact = 0;
+            }
+        }
+    }
+    return MK_OK;
+}
+
 /* Adds the contacts of triangle t, met from its front (mesh frame), to
  * buf; returns a bad-input status, else MK_OK. */
 static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
@@ -965,7 +1072,11 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
             if (real_edge)
                 buf[(*n)++] = (candidate){{pr.points[i].position, N, pr.points[i].depth, t}, 1};
         }
-    return plane_contacts(q, t, tv, N, plane, w, L, buf, n);
+    const int first = *n;
+    st = plane_contacts(q, t, tv, N, plane, w, L, buf, n);
+    if (st != MK_OK || face)
+        return st;
+    return ridge_limits(q, t, tv, N, depth, first, buf, *n);
 }
 
 /* Adds triangle t's contacts (mesh frame) to buf; returns a bad-input
