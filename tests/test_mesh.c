@@ -1104,6 +1104,88 @@ START_TEST(a_box_reaching_over_a_ridge)
 }
 END_TEST
 
+/* A valley (a flat face meeting a 45-degree one along y = 0, each side two
+ * triangles) and a slender cone standing on its apex, the apex 2 mm past
+ * the valley's line and 5 mm below the flat face: the apex's foot on each
+ * face's plane falls past the edge on the other face's side, so neither
+ * face's plane took it and the cone got no contact at all (the case of
+ * one of the 6 contact-less poses of boxes_match_their_hulls_on_a_terrain,
+ * #23: a box corner 8 mm into a valley). A face now takes the apex in
+ * that gap, with its own normal and the apex's depth below its own plane
+ * (no deeper than the apex is from the valley's line, its depth in the
+ * solid). Here the slope does; the flat face's prism misses the cone, so
+ * it is not asked (mesh.c: a face whose prism a shape misses, or whose side
+ * plane it lies beyond, does not look for points in its gap). */
+START_TEST(an_apex_in_a_valleys_gap)
+{
+    const mk_vec3 v[6] = {{-1, -1, 0}, {1, -1, 0}, {-1, 0, 0}, {1, 0, 0}, {-1, 1, 1}, {1, 1, 1}};
+    const int idx[12] = {0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4}; /* counter-clockwise from above */
+    mk_mesh *m = NULL;
+    ck_assert_int_eq(mk_mesh_create(v, 6, idx, 4, &m), MK_OK);
+    mk_shape cone;
+    mk_shape_cone(&cone, 0.05, 0.2, 0); /* apex at +0.2 along its axis */
+    mk_transform xf = kIdentity;
+    xf.R.m[1][1] = xf.R.m[2][2] = -1; /* half a turn about x: the apex down */
+    xf.p = v3(0.3, 0.002, -0.005 + 0.2);
+    const mk_vec3 up = v3(0, 0, 1), slope = v3(0, -sqrt(0.5), sqrt(0.5));
+    const double below[2] = {0.005, (0.005 + 0.002) * sqrt(0.5)}; /* the apex below each face's plane */
+    mk_mesh_contact c[16];
+    int nc = -1;
+    ck_assert_int_eq(mk_collide_mesh(&cone, &xf, m, &kIdentity, NULL, 16, c, &nc), MK_OK);
+    ck_assert_msg(nc >= 1, "no contact for an apex 5 mm into a valley");
+    for (int i = 0; i < nc; ++i) {
+        const int face = v3_len(v3_sub(c[i].normal, up)) < 1e-12 ? 0 : v3_len(v3_sub(c[i].normal, slope)) < 1e-12 ? 1 : -1;
+        ck_assert_msg(face >= 0, "contact %d: a normal neither face has", i);
+        ck_assert_msg(fabs(c[i].depth - below[face]) < 1e-9, "contact %d: depth %.17g, the apex's %.17g", i,
+                      c[i].depth, below[face]);
+        ck_assert(c[i].depth <= sqrt(0.002 * 0.002 + 0.005 * 0.005));
+    }
+    mk_mesh_destroy(m);
+}
+END_TEST
+
+/* Found by a soak of the valley's-gap rule (MK_TEST_SEED=96 MK_TEST_SCALE=10,
+ * spheres_on_a_terrain_are_exact, terrain #379; these are that terrain's
+ * cells around it): a sphere whose centre is 3 cm past the terrain's open
+ * border x = 2.5, over the valley between input triangles 10 and 11 (190
+ * and 191 there). Its lowest point under triangle 10's plane lies in that
+ * valley's gap, and inside the surface as the mesh sees it: behind both
+ * faces, and behind the wall the border turns down, square to triangle 11,
+ * which leans out past the border with depth. But that wall is 7 mm from
+ * it, and triangle 10 took it at its depth below its own plane, 0.3291,
+ * deeper than the sphere is (0.3287). A point in the gap now counts no
+ * deeper than its distance to the open edges' walls around it. */
+START_TEST(a_sphere_past_an_open_border_over_a_valley)
+{
+    static const mk_vec3 kV[12] = {
+        {1.5, -0.5, 0.17238252627824635}, {1.5, 0, 0.21432467051486104}, {1.5, 0.5, 0.47673880093586857},
+        {1.5, 1, 0.30196262703975218},    {2, -0.5, 0.41755816320051997}, {2, 0, 0.099305099721041679},
+        {2, 0.5, 0.20178501005937149},    {2, 1, 0.32340230076661836},   {2.5, -0.5, 0.045052785459898048},
+        {2.5, 0, 0.17332123040858111},    {2.5, 0.5, 0.36086138342177204}, {2.5, 1, 0.10838583610944136}};
+    static const int kT[36] = {0, 4, 5, 0, 5, 1, 1, 5, 6, 1, 6, 2, 2, 6, 7, 2, 7, 3,
+                               4, 8, 5, 8, 9, 5, 5, 9, 6, 9, 10, 6, 6, 10, 7, 10, 11, 7};
+    soup s = {12, 12, (mk_vec3 *)(void *)kV, (int *)(void *)kT};
+    mk_mesh *m = make_mesh(&s);
+    mk_shape ball;
+    mk_shape_sphere(&ball, 0.41592716325550999);
+    mk_transform xf = kIdentity;
+    xf.p = v3(2.5294307156554496, 0.036543287152005471, 0.27475851767291248);
+    mk_vec3 q;
+    const double truth = ball.radius - surface_distance(&s, xf.p, &q);
+    ck_assert_msg(fabs(q.x - 2.5) < 1e-12, "the nearest point is on the open border");
+    mk_mesh_contact c[16];
+    int n = 0;
+    ck_assert_int_eq(mk_collide_mesh(&ball, &xf, m, &kIdentity, NULL, 16, c, &n), MK_OK);
+    ck_assert_int_ge(n, 1);
+    for (int k = 0; k < n; ++k)
+        ck_assert_msg(c[k].depth <= truth + 1e-8, "contact %d (triangle %d) %.17g deep, the sphere only %.17g", k,
+                      c[k].triangle, c[k].depth, truth);
+    ck_assert_msg(fabs(c[deepest(c, n)].depth - truth) < 1e-8, "deepest %.17g, exact %.17g", c[deepest(c, n)].depth,
+                  truth);
+    mk_mesh_destroy(m);
+}
+END_TEST
+
 /* ------------------------------------------------------------ filters */
 
 /* Field by field (the struct's padding is not written). */
@@ -1272,6 +1354,8 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, sunk_shapes_come_back_out);
     tcase_add_test(tc, boxes_match_their_hulls_on_a_terrain);
     tcase_add_test(tc, a_box_reaching_over_a_ridge);
+    tcase_add_test(tc, an_apex_in_a_valleys_gap);
+    tcase_add_test(tc, a_sphere_past_an_open_border_over_a_valley);
     tcase_add_test(tc, spheres_on_a_terrain_are_exact);
     suite_add_tcase(s, tc);
     return s;

@@ -35,7 +35,8 @@
  *     what catches shapes on the inner edges of a flat floor or a valley)
  *     the triangle answers as the plane it spans: the shape's feature below
  *     it (mk_collide_plane_patch, kept for the next triangle in the same
- *     plane) where the feet lie over the triangle, with normal N; with u = N
+ *     plane) where the feet lie over the triangle (or the point lies in the
+ *     gap under a concave edge, plane_contacts), with normal N; with u = N
  *     also the patch's points on the triangle's edges other than flat ones
  *     (corners of the contact region at the mesh's border or a crease);
  *     with a u rejected, a point nearer the plane across a convex edge than
@@ -103,7 +104,10 @@ typedef struct mesh_node {
  * longest edge's length. */
 typedef struct tri_info {
     mk_vec3 w[3];
-    mk_vec3 beyond[3]; /* a convex edge's: the outward normal of the face across it */
+    /* a convex or concave edge's: the outward normal of the face across
+     * it; a concave edge's: that face's outward direction in its own plane
+     * at the edge (towards this triangle) */
+    mk_vec3 across[3], across_w[3];
     mk_real limit[3];
     mk_real longest;
     unsigned char kind[3];
@@ -128,13 +132,15 @@ enum { EDGE_OPEN, EDGE_FLAT, EDGE_CONVEX, EDGE_CONCAVE };
 /* Edge k of triangle t (vertices tv, normal N): open (no single
  * neighbour), flat (the neighbour in the plane), convex or concave; for open
  * and convex edges *cos_limit is the cosine between N and the face beyond
- * (0 for open edges: the plane turned down 90 degrees), and for convex
- * edges *beyond is that face's outward normal (else zero). */
+ * (0 for open edges: the plane turned down 90 degrees); for convex and
+ * concave edges *across is the outward normal of the face across (else N),
+ * for concave ones *across_w that face's outward direction in its plane
+ * at the edge (else zero). */
 static int edge_kind(const struct mk_mesh *m, int t, int k, const mk_vec3 tv[3], mk_vec3 N, mk_real L,
-                     mk_real *cos_limit, mk_vec3 *beyond)
+                     mk_real *cos_limit, mk_vec3 *across, mk_vec3 *across_w)
 {
     *cos_limit = 0;
-    *beyond = v3(0, 0, 0);
+    *across = N, *across_w = v3(0, 0, 0);
     const int opp = m->opposite[3 * t + k];
     if (opp < 0)
         return EDGE_OPEN;
@@ -142,14 +148,25 @@ static int edge_kind(const struct mk_mesh *m, int t, int k, const mk_vec3 tv[3],
     const mk_real h = v3_dot(N, q);
     if (fabs(h) <= MESH_EDGE_SLACK * L)
         return EDGE_FLAT;
-    if (h > 0)
+    if (h > 0) {
+        /* this triangle lies in front of the face across a concave edge */
+        mk_vec3 n2 = v3_cross(e, q);
+        n2 = v3_scale(n2, 1 / v3_len(n2));
+        if (v3_dot(n2, v3_sub(tv[(k + 2) % 3], a)) < 0)
+            n2 = v3_neg(n2);
+        mk_vec3 w2 = v3_cross(e, n2);
+        w2 = v3_scale(w2, 1 / v3_len(w2));
+        if (v3_dot(w2, q) > 0) /* away from the face across, towards this triangle */
+            w2 = v3_neg(w2);
+        *across = n2, *across_w = w2;
         return EDGE_CONCAVE;
+    }
     mk_vec3 n2 = v3_cross(e, q);
     n2 = v3_scale(n2, 1 / v3_len(n2));
     if (v3_dot(n2, v3_sub(tv[(k + 2) % 3], a)) > 0) /* outward: away from this triangle */
         n2 = v3_neg(n2);
     *cos_limit = v3_dot(n2, N);
-    *beyond = n2;
+    *across = n2;
     return EDGE_CONVEX;
 }
 
@@ -286,7 +303,8 @@ static int finish(mk_mesh *m)
             ti->w[k] = v3_scale(c, 1 / v3_len(c));
         }
         for (int k = 0; k < 3; ++k)
-            ti->kind[k] = (unsigned char)edge_kind(m, t, k, tv, N, ti->longest, &ti->limit[k], &ti->beyond[k]);
+            ti->kind[k] =
+                (unsigned char)edge_kind(m, t, k, tv, N, ti->longest, &ti->limit[k], &ti->across[k], &ti->across_w[k]);
         ti->all_flat = ti->kind[0] == EDGE_FLAT && ti->kind[1] == EDGE_FLAT && ti->kind[2] == EDGE_FLAT;
     }
     return 1;
@@ -687,8 +705,9 @@ static int corner_cone(const mk_mesh *m, int v, mk_vec3 u)
     return 1;
 }
 
-/* A contact found, and whether its normal is a face's own (exact), not
- * EPA's answer at an edge or a corner. */
+/* A contact found, and whether it is a face's own (exact): the face's
+ * normal at the depth below its plane, not EPA's answer at an edge or a
+ * corner nor a depth held to a ridge's wedge or an open edge's wall. */
 typedef struct candidate {
     mk_mesh_contact c;
     int exact;
@@ -696,8 +715,11 @@ typedef struct candidate {
 
 /* 4. The plane over triangle t: the shape's feature below the plane <N, x>
  * = c (its corners, a cap's rim, a curved shape's lowest point) where the
- * feet lie over the triangle, with normal N. The plane's patch is kept for
- * the next triangle in the same plane (a floor's). */
+ * feet lie over the triangle, or the point lies in a valley's gap beside
+ * it (below), with normal N. The plane's patch is kept for the next
+ * triangle in the same plane (a floor's). */
+static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, mk_real *room);
+
 static mk_status plane_contacts(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3 N, mk_real c, const mk_vec3 w[3],
                                 mk_real L, candidate *buf, int *n)
 {
@@ -709,13 +731,39 @@ static mk_status plane_contacts(mesh_query *q, int t, const mk_vec3 tv[3], mk_ve
         q->plane_valid = 1, q->plane_n = N, q->plane_c = c;
     }
     const mk_contact_patch_result *pr = &q->plane;
+    const tri_info *ti = &q->mesh->info[t];
     for (int i = 0; i < pr->count; ++i) {
         const mk_vec3 foot = pr->points[i].point_b;
-        int over = 1;
-        for (int k = 0; k < 3; ++k)
-            over &= v3_dot(v3_sub(foot, tv[k]), w[k]) <= MESH_EDGE_SLACK * L;
-        if (over)
-            buf[(*n)++] = (candidate){{pr->points[i].position, N, pr->points[i].depth, t}, 1};
+        int over = 1, gap = 0;
+        const mk_vec3 p = v3_madd(foot, -pr->points[i].depth, N);
+        for (int k = 0; k < 3 && over; ++k) {
+            if (v3_dot(v3_sub(foot, tv[k]), w[k]) <= MESH_EDGE_SLACK * L)
+                continue;
+            /* Beyond a concave edge (and over it, not past its ends), the
+             * point is still this triangle's when it is behind the face
+             * across and its foot on that face's plane falls back on this
+             * side of the edge: in the valley's gap, where neither face's
+             * plane would otherwise have it, the faces asked take it (when no
+             * other face is nearer to it: point_sunk). A face whose prism
+             * the shape misses, or whose side plane it lies beyond, is not
+             * asked. */
+            const mk_real h2 = v3_dot(ti->across[k], v3_sub(p, tv[k]));
+            const mk_vec3 e = v3_sub(tv[(k + 1) % 3], tv[k]);
+            const mk_real along = v3_dot(v3_sub(p, tv[k]), e) / v3_dot(e, e); /* over the edge, not past its ends */
+            over = ti->kind[k] == EDGE_CONCAVE && h2 < 0 && along > 0 && along < 1 &&
+                   v3_dot(ti->across_w[k], v3_sub(v3_madd(p, -h2, ti->across[k]), tv[k])) > MESH_EDGE_SLACK * L;
+            gap = 1;
+        }
+        const mk_real depth = pr->points[i].depth;
+        mk_real room = INFINITY;
+        if (over && gap)
+            over = point_sunk(q, p, t, &room);
+        if (!over)
+            continue;
+        if (depth > room) /* an open edge's wall nearer than this plane (point_sunk) */
+            buf[(*n)++] = (candidate){{v3_madd(p, 0.5 * room, N), N, room, t}, 0};
+        else
+            buf[(*n)++] = (candidate){{pr->points[i].position, N, depth, t}, 1};
     }
     return MK_OK;
 }
@@ -788,14 +836,20 @@ static mk_real triangle_dist2(const mk_mesh *m, int t, const mk_vec3 tv[3], mk_v
 /* Whether point p lies inside the surface: behind the plane of every
  * triangle in reach whose nearest point to p is the nearest of all (to a
  * relative 1e-9: the triangles sharing that point's edge or corner), and
- * (with tri >= 0) triangle tri is one of them. A point outside near a convex
- * edge or corner is in front of each face there, near a concave one in
- * front of the face it is nearest to, so it is never taken for inside; a
- * point inside near a saddle may be taken for outside. */
-static int point_sunk(const mesh_query *q, mk_vec3 p, int tri)
+ * (with tri >= 0) triangle tri is one of them, and behind the wall of
+ * each of their open edges (mesh.h: the plane turned down 90 degrees). A
+ * point outside near a convex edge or corner is in front of each face
+ * there, near a concave one in front of the face it is nearest to, so it
+ * is never taken for inside; a point inside near a saddle may be taken for
+ * outside. With room (may be NULL), a point inside gets its distance to
+ * the nearest of those triangles' open edges' walls (infinite without
+ * one): a depth below tri's plane more than that is not the point's (a
+ * point inside with tri among the nearest is no deeper below tri's plane
+ * than it is from tri). */
+static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, mk_real *room)
 {
     const mk_mesh *m = q->mesh;
-    mk_real nearest = INFINITY;
+    mk_real nearest = INFINITY, wall = INFINITY;
     int hit = tri < 0;
     for (int pass = 0; pass < 2; ++pass) {
         int stack[MESH_STACK], sp = 1, t = -1, end = -1;
@@ -811,10 +865,23 @@ static int point_sunk(const mesh_query *q, mk_vec3 p, int tri)
             } else if (d2 <= nearest * (1 + 1e-9) + 1e-24) {
                 if (v3_dot(m->normal[k], v3_sub(p, tv[0])) >= 0)
                     return 0;
+                /* an open edge's wall (the plane turned down 90 degrees
+                 * beyond it): past it is outside */
+                const tri_info *ti = &m->info[k];
+                for (int e = 0; e < 3; ++e) {
+                    if (ti->kind[e] != EDGE_OPEN)
+                        continue;
+                    const mk_real out = v3_dot(ti->w[e], v3_sub(p, tv[e]));
+                    if (out > 0)
+                        return 0;
+                    wall = fmin(wall, -out);
+                }
                 hit |= k == tri;
             }
         }
     }
+    if (room)
+        *room = wall;
     return isfinite(nearest) && hit;
 }
 
@@ -895,7 +962,7 @@ static mk_status ridge_limits(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3
     for (int k = 0; k < 3; ++k) {
         if (ti->kind[k] != EDGE_CONVEX)
             continue;
-        const mk_vec3 Nk = ti->beyond[k];
+        const mk_vec3 Nk = ti->across[k];
         const mk_real ck = v3_dot(Nk, tv[k]);
         mk_real cap = -1;
         for (int i = first; i < n; ++i) {
@@ -1101,7 +1168,7 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
     if (!(behind > 0))
         return face_contacts(q, t, buf, n);
     if (q->sunk < 0)
-        q->sunk = point_sunk(q, q->centre, -1);
+        q->sunk = point_sunk(q, q->centre, -1, NULL);
     if (q->sunk) {
         if (!q->top_valid || memcmp(&q->top_n, &N, sizeof N) != 0) {
             const mk_vec3 top = posed_support(q, N);
@@ -1115,9 +1182,17 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
     const mk_status st = plane_contacts(q, t, tv, N, v3_dot(N, tv[0]), m->info[t].w, m->info[t].longest, buf, n);
     int kept = first;
     for (int i = first; i < *n; ++i) {
-        const mk_mesh_contact *c = &buf[i].c;
-        if (c->depth > 0 && point_sunk(q, v3_madd(c->position, -0.5 * c->depth, c->normal), t))
-            buf[kept++] = buf[i];
+        mk_mesh_contact *c = &buf[i].c;
+        const mk_vec3 p = v3_madd(c->position, -0.5 * c->depth, c->normal);
+        mk_real room;
+        if (!(c->depth > 0 && point_sunk(q, p, t, &room)))
+            continue;
+        if (c->depth > room) { /* an open edge's wall nearer than this plane */
+            c->depth = room;
+            c->position = v3_madd(p, 0.5 * room, c->normal);
+            buf[i].exact = 0;
+        }
+        buf[kept++] = buf[i];
     }
     *n = kept;
     return st;
