@@ -987,6 +987,35 @@ START_TEST(boxes_match_their_hulls_on_a_terrain)
 }
 END_TEST
 
+/* The sharp ridge of the tests below: two faces falling 20 and 55 degrees
+ * from a crest along y (each two triangles, 6 m square), their outward
+ * normals, and the ridge as a solid (a hull of the six surface corners and
+ * two far below). */
+typedef struct sharp_ridge {
+    mk_mesh *mesh;
+    mk_hull *solid;
+    mk_vec3 nl, nr;
+} sharp_ridge;
+
+static sharp_ridge sharp_ridge_make(void)
+{
+    const double deg = 3.14159265358979323846 / 180, tl = tan(20 * deg), tr = tan(55 * deg);
+    const mk_vec3 v[8] = {{0, -3, 0}, {0, 3, 0}, {-3, -3, -3 * tl}, {-3, 3, -3 * tl}, {3, -3, -3 * tr}, {3, 3, -3 * tr},
+                          {-3, -3, -12}, {3, 3, -12}};
+    const int idx[12] = {0, 1, 3, 0, 3, 2, 0, 4, 5, 0, 5, 1}; /* counter-clockwise from outside */
+    sharp_ridge g = {NULL, NULL, v3_scale(v3(-tl, 0, 1), 1 / sqrt(1 + tl * tl)),
+                     v3_scale(v3(tr, 0, 1), 1 / sqrt(1 + tr * tr))};
+    ck_assert_int_eq(mk_mesh_create(v, 6, idx, 4, &g.mesh), MK_OK);
+    ck_assert_int_eq(mk_hull_create(v, 8, &g.solid), MK_OK);
+    return g;
+}
+
+static void sharp_ridge_free(sharp_ridge *g)
+{
+    mk_mesh_destroy(g->mesh);
+    mk_hull_destroy(g->solid);
+}
+
 /* A box over a steep convex ridge (two faces, 20 and 55 degrees down from
  * the crest: locally a convex solid, the wedge behind both planes), its
  * centre outside the solid but behind the far face's plane, reaching down
@@ -1002,12 +1031,9 @@ END_TEST
  * points nearer the far face). */
 START_TEST(a_box_reaching_over_a_ridge)
 {
-    const double deg = 3.14159265358979323846 / 180, tl = tan(20 * deg), tr = tan(55 * deg);
-    const mk_vec3 v[6] = {{0, -3, 0}, {0, 3, 0}, {-3, -3, -3 * tl}, {-3, 3, -3 * tl}, {3, -3, -3 * tr}, {3, 3, -3 * tr}};
-    const int idx[12] = {0, 1, 3, 0, 3, 2, 0, 4, 5, 0, 5, 1}; /* counter-clockwise from outside */
-    mk_mesh *m = NULL;
-    ck_assert_int_eq(mk_mesh_create(v, 6, idx, 4, &m), MK_OK);
-    const mk_vec3 nl = v3_scale(v3(-tl, 0, 1), 1 / sqrt(1 + tl * tl)), nr = v3_scale(v3(tr, 0, 1), 1 / sqrt(1 + tr * tr));
+    sharp_ridge g = sharp_ridge_make();
+    const mk_mesh *m = g.mesh;
+    const mk_vec3 nl = g.nl, nr = g.nr;
     /* Two poses a search found getting no contact before (of 500,000 random ones, 5 did): a long
      * flat box over the crest, its centre over the near face, its far end 6 and 11 cm into the far one */
     static const double kFixed[2][15] = {
@@ -1041,10 +1067,7 @@ START_TEST(a_box_reaching_over_a_ridge)
     /* the ridge as a solid, for the exact penetration depth (separating axes): its six surface
      * corners and two far below */
     or_poly *wedge = or_poly_new(), *bp = or_poly_new(), *bw = or_poly_new();
-    const mk_vec3 wp[8] = {v[0], v[1], v[2], v[3], v[4], v[5], {-3, -3, -12}, {3, 3, -12}};
-    mk_hull *wh = NULL;
-    ck_assert_int_eq(mk_hull_create(wp, 8, &wh), MK_OK);
-    ck_assert(or_poly_from_hull(wedge, wh, 1, NULL));
+    ck_assert(or_poly_from_hull(wedge, g.solid, 1, NULL));
     or_rng r = or_test_rng(0x7269646765);
     const int n = or_scaled(3000);
     int touching = 0, over = 0, too_deep = 0, contacts = 0, short_of = 0;
@@ -1098,9 +1121,108 @@ START_TEST(a_box_reaching_over_a_ridge)
            "than the box's penetration depth, by up to %.3g; %d boxes' deepest contact short of it, by up to %.3g\n",
            touching, over, too_deep, contacts, worst, short_of, worst_short);
     or_poly_free(wedge), or_poly_free(bp), or_poly_free(bw);
-    mk_hull_destroy(wh);
     ck_assert_int_gt(over, 10);
-    mk_mesh_destroy(m);
+    sharp_ridge_free(&g);
+}
+END_TEST
+
+/* Every shape family over the same ridge, its centre outside the solid and
+ * some of it inside: no contact deeper than its penetration depth, taken
+ * from EPA against the ridge as a convex hull (the library's other way to
+ * it, certified to 1e-8), to the contact patch's depth tie (1.1e-4 of the
+ * shape's half size). Before ridge_limits every family had contacts too
+ * deep there, by up to 0.82 m (a hull of 12 points); a point of a shape
+ * straddling the crest that is deep under one face but nearer the other
+ * now gets its own way out (the back-face rule), so the shapes without
+ * any contact are printed: 51 of some 10,000 before, 2 at 20,000 poses per
+ * family (a cone and a rounded cylinder, 8 and 4 cm in: EPA's edge
+ * normal for the crest's triangle was not taken for the edge's). */
+START_TEST(every_shape_over_a_sharp_ridge)
+{
+    sharp_ridge g = sharp_ridge_make();
+    const mk_mesh *m = g.mesh;
+    const mk_vec3 nl = g.nl, nr = g.nr;
+    mk_shape ridge;
+    mk_shape_hull(&ridge, g.solid, 0);
+    or_rng r = or_test_rng(0x72696467);
+    or_hull_pool p12, p60;
+    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 8, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 4, 60), MK_OK);
+    const size_t ws_size = mk_epa_workspace_size(mk_epa_default_settings().max_iterations);
+    void *ws = malloc(ws_size);
+    ck_assert_ptr_nonnull(ws);
+    int touching = 0, none = 0, contacts = 0;
+    for (int f = 0; f < OR_FAMILY_COUNT; ++f)
+        for (int i = 0; i < or_scaled(150); ++i) {
+            mk_shape s0, s;
+            or_random_shape(&r, (or_family)f, &p12, &p60, &s0);
+            if (!or_scale_primitive(&s0, 0.3, &s))
+                s = s0;
+            const mk_transform xf =
+                or_pose(&r, v3(or_uniform(&r, -0.5, 0.3), or_uniform(&r, -0.5, 0.5), or_uniform(&r, -0.1, 0.5)));
+            const mk_pair pair = {&s, xf, &ridge, kIdentity};
+            mk_signed_distance_result sd;
+            const mk_status st = mk_signed_distance(&pair, NULL, NULL, NULL, ws, ws_size, &sd);
+            REQUIRE(st < MK_INVALID_INPUT, "%s #%d: %s", or_family_name((or_family)f), i, mk_status_string(st));
+            mk_vec3 lo, hi;
+            mk_shape_local_aabb(&s, &lo, &hi);
+            const mk_vec3 centre = mk_transform_point(&xf, v3_scale(v3_add(lo, hi), 0.5));
+            if (!(sd.distance < -1e-4) || (v3_dot(nl, centre) < 0 && v3_dot(nr, centre) < 0))
+                continue; /* apart or touching, or the centre inside: other rules */
+            ++touching;
+            const double depth = -sd.distance, half = 0.5 * v3_max_abs(v3_sub(hi, lo));
+            mk_mesh_contact c[16];
+            int nc = -1;
+            REQUIRE(mk_collide_mesh(&s, &xf, m, &kIdentity, NULL, 16, c, &nc) == MK_OK, "%s #%d",
+                    or_family_name((or_family)f), i);
+            none += nc == 0;
+            contacts += nc;
+            for (int k = 0; k < nc; ++k)
+                REQUIRE(c[k].depth <= depth + 1.1e-4 * half + 1e-8, "%s #%d: contact %d %.9g deep, the shape %.9g",
+                        or_family_name((or_family)f), i, k, c[k].depth, depth);
+        }
+    printf("sharp ridge: %d shapes into it, %d contacts, %d shapes without one\n", touching, contacts, none);
+    free(ws);
+    or_hull_pool_free(&p12);
+    or_hull_pool_free(&p60);
+    sharp_ridge_free(&g);
+}
+END_TEST
+
+/* Found by every_shape_over_a_sharp_ridge's poses (20,000 per family): a
+ * rounded cylinder lying across the crest, 0.40 into the near face, its
+ * centre 7.5 mm behind that face's plane and 9.8 cm in front of the far
+ * one's. The near face met it from behind (the back-face rule) and dropped
+ * its deepest point, inside but nearer the far face; the far face's prism
+ * gave EPA's way out through its side wall and its plane the points over
+ * it, none: no contact at all. That point now gets its own way out, to the
+ * surface point nearest to it. */
+START_TEST(a_cylinder_deep_across_a_crest)
+{
+    sharp_ridge g = sharp_ridge_make();
+    mk_shape cyl, ridge;
+    ck_assert_int_eq(mk_shape_cylinder(&cyl, 0.15284288792925332, 0.43447875086754029, 0.068226601381632626), MK_OK);
+    ck_assert(cyl.u.cylinder.radius == 0.15284288792925332 && cyl.radius == 0.068226601381632626);
+    mk_shape_hull(&ridge, g.solid, 0);
+    const mk_transform xf = {{{{-0.5377595809911091, -0.4848741902700352, -0.689718531476605},
+                               {-0.55650183090403227, 0.8186835500064491, -0.14164376848028939},
+                               {0.63334062340317843, 0.30765933198720907, -0.71008829745916646}}},
+                             {0.1002118231212964, -0.32359949665210053, 0.028512015000044522}};
+    ck_assert(v3_dot(g.nl, xf.p) < 0 && v3_dot(g.nr, xf.p) > 0);
+    const mk_pair pair = {&cyl, xf, &ridge, kIdentity};
+    static unsigned char ws[1 << 16];
+    ck_assert_uint_ge(sizeof ws, mk_epa_workspace_size(mk_epa_default_settings().max_iterations));
+    mk_signed_distance_result sd;
+    ck_assert_int_lt(mk_signed_distance(&pair, NULL, NULL, NULL, ws, sizeof ws, &sd), MK_INVALID_INPUT);
+    ck_assert(sd.distance < -0.4);
+    mk_mesh_contact c[16];
+    int nc = -1;
+    ck_assert_int_eq(mk_collide_mesh(&cyl, &xf, g.mesh, &kIdentity, NULL, 16, c, &nc), MK_OK);
+    ck_assert_msg(nc >= 1, "no contact for a cylinder %.3g into the ridge", -sd.distance);
+    for (int k = 0; k < nc; ++k)
+        ck_assert_msg(c[k].depth > 0 && c[k].depth <= -sd.distance + 1e-6, "contact %d %.9g deep, the cylinder %.9g",
+                      k, c[k].depth, -sd.distance);
+    sharp_ridge_free(&g);
 }
 END_TEST
 
@@ -1354,6 +1476,8 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, sunk_shapes_come_back_out);
     tcase_add_test(tc, boxes_match_their_hulls_on_a_terrain);
     tcase_add_test(tc, a_box_reaching_over_a_ridge);
+    tcase_add_test(tc, every_shape_over_a_sharp_ridge);
+    tcase_add_test(tc, a_cylinder_deep_across_a_crest);
     tcase_add_test(tc, an_apex_in_a_valleys_gap);
     tcase_add_test(tc, a_sphere_past_an_open_border_over_a_valley);
     tcase_add_test(tc, spheres_on_a_terrain_are_exact);

@@ -718,7 +718,17 @@ typedef struct candidate {
  * feet lie over the triangle, or the point lies in a valley's gap beside
  * it (below), with normal N. The plane's patch is kept for the next
  * triangle in the same plane (a floor's). */
-static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, mk_real *room);
+/* What point_sunk learnt about a point p: whether it is inside at all
+ * (whichever triangles are nearest), the distance to the nearest of those
+ * triangles' open edges' walls (infinite without one), and a nearest
+ * surface point. */
+typedef struct sunk_info {
+    int inside;
+    mk_real wall;
+    mk_vec3 at;
+} sunk_info;
+
+static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, sunk_info *info);
 
 static mk_status plane_contacts(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3 N, mk_real c, const mk_vec3 w[3],
                                 mk_real L, candidate *buf, int *n)
@@ -756,8 +766,11 @@ static mk_status plane_contacts(mesh_query *q, int t, const mk_vec3 tv[3], mk_ve
         }
         const mk_real depth = pr->points[i].depth;
         mk_real room = INFINITY;
-        if (over && gap)
-            over = point_sunk(q, p, t, &room);
+        if (over && gap) {
+            sunk_info si;
+            over = point_sunk(q, p, t, &si);
+            room = si.wall;
+        }
         if (!over)
             continue;
         if (depth > room) /* an open edge's wall nearer than this plane (point_sunk) */
@@ -813,8 +826,9 @@ static int next_triangle(const mk_mesh *mesh, mk_vec3 lo, mk_vec3 hi, int *stack
 }
 
 /* Squared distance from p to triangle t (corners tv): to its plane when p
- * lies over it, else to the nearest of its edges. */
-static mk_real triangle_dist2(const mk_mesh *m, int t, const mk_vec3 tv[3], mk_vec3 p)
+ * lies over it, else to the nearest of its edges; *at (may be NULL) gets
+ * the triangle's point nearest to p. */
+static mk_real triangle_dist2(const mk_mesh *m, int t, const mk_vec3 tv[3], mk_vec3 p, mk_vec3 *at)
 {
     const tri_info *ti = &m->info[t];
     int over = 1;
@@ -822,13 +836,20 @@ static mk_real triangle_dist2(const mk_mesh *m, int t, const mk_vec3 tv[3], mk_v
         over &= v3_dot(ti->w[k], v3_sub(p, tv[k])) <= 0;
     if (over) {
         const mk_real h = v3_dot(m->normal[t], v3_sub(p, tv[0]));
+        if (at)
+            *at = v3_madd(p, -h, m->normal[t]);
         return h * h;
     }
     mk_real best = INFINITY;
     for (int k = 0; k < 3; ++k) {
         const mk_vec3 e = v3_sub(tv[(k + 1) % 3], tv[k]), d = v3_sub(p, tv[k]);
         const mk_real s = fmin(fmax(v3_dot(d, e) / v3_dot(e, e), 0), 1);
-        best = fmin(best, v3_len2(v3_madd(d, -s, e)));
+        const mk_real d2 = v3_len2(v3_madd(d, -s, e));
+        if (d2 < best) {
+            best = d2;
+            if (at)
+                *at = v3_madd(tv[k], s, e);
+        }
     }
     return best;
 }
@@ -836,21 +857,22 @@ static mk_real triangle_dist2(const mk_mesh *m, int t, const mk_vec3 tv[3], mk_v
 /* Whether point p lies inside the surface: behind the plane of every
  * triangle in reach whose nearest point to p is the nearest of all (to a
  * relative 1e-9: the triangles sharing that point's edge or corner), and
- * (with tri >= 0) triangle tri is one of them, and behind the wall of
- * each of their open edges (mesh.h: the plane turned down 90 degrees). A
+ * behind the wall of each of their open edges (mesh.h: the plane turned
+ * down 90 degrees), and (with tri >= 0) triangle tri is one of them. A
  * point outside near a convex edge or corner is in front of each face
  * there, near a concave one in front of the face it is nearest to, so it
  * is never taken for inside; a point inside near a saddle may be taken for
- * outside. With room (may be NULL), a point inside gets its distance to
- * the nearest of those triangles' open edges' walls (infinite without
- * one): a depth below tri's plane more than that is not the point's (a
- * point inside with tri among the nearest is no deeper below tri's plane
- * than it is from tri). */
-static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, mk_real *room)
+ * outside. info may be NULL. A point inside with tri among the nearest is
+ * no deeper below tri's plane than it is from tri, but may be nearer an
+ * open edge's wall (info->wall). */
+static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, sunk_info *info)
 {
     const mk_mesh *m = q->mesh;
     mk_real nearest = INFINITY, wall = INFINITY;
+    mk_vec3 at = p;
     int hit = tri < 0;
+    if (info)
+        info->inside = 0, info->wall = INFINITY, info->at = p;
     for (int pass = 0; pass < 2; ++pass) {
         int stack[MESH_STACK], sp = 1, t = -1, end = -1;
         stack[0] = 0;
@@ -859,9 +881,11 @@ static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, mk_real *room)
                 return 0;
             const int *vid = &m->tri[3 * k];
             const mk_vec3 tv[3] = {m->vertices[vid[0]], m->vertices[vid[1]], m->vertices[vid[2]]};
-            const mk_real d2 = triangle_dist2(m, k, tv, p);
+            mk_vec3 near = p;
+            const mk_real d2 = triangle_dist2(m, k, tv, p, &near);
             if (pass == 0) {
-                nearest = fmin(nearest, d2);
+                if (d2 < nearest)
+                    nearest = d2, at = near;
             } else if (d2 <= nearest * (1 + 1e-9) + 1e-24) {
                 if (v3_dot(m->normal[k], v3_sub(p, tv[0])) >= 0)
                     return 0;
@@ -880,9 +904,11 @@ static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, mk_real *room)
             }
         }
     }
-    if (room)
-        *room = wall;
-    return isfinite(nearest) && hit;
+    if (!isfinite(nearest))
+        return 0;
+    if (info)
+        info->inside = 1, info->wall = wall, info->at = at;
+    return hit;
 }
 
 /* The ridge over convex edge k of triangle t (corners tv): the
@@ -1158,8 +1184,11 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
  * inside the surface with this triangle nearest: a point is kept when it
  * is inside and has this triangle among its nearest (the shape's part
  * behind the plane that is outside the surface, above the ridge's near
- * side, is not in contact, and a point inside nearer another face is that
- * face's). Its depth is then its distance to the surface. (mesh.h) */
+ * side, is not in contact). Its depth is then its distance to the surface.
+ * A point inside nearer another face gets the way out to its nearest
+ * surface point (its distance, along the line to it), as that face's
+ * own query may not see it: its foot on that face's plane can fall past
+ * the crest. (mesh.h) */
 static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
 {
     const mk_mesh *m = q->mesh;
@@ -1184,12 +1213,27 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
     for (int i = first; i < *n; ++i) {
         mk_mesh_contact *c = &buf[i].c;
         const mk_vec3 p = v3_madd(c->position, -0.5 * c->depth, c->normal);
-        mk_real room;
-        if (!(c->depth > 0 && point_sunk(q, p, t, &room)))
+        sunk_info si;
+        if (!(c->depth > 0))
             continue;
-        if (c->depth > room) { /* an open edge's wall nearer than this plane */
-            c->depth = room;
-            c->position = v3_madd(p, 0.5 * room, c->normal);
+        if (point_sunk(q, p, t, &si)) {
+            if (c->depth > si.wall) { /* an open edge's wall nearer than this plane */
+                c->depth = si.wall;
+                c->position = v3_madd(p, 0.5 * si.wall, c->normal);
+                buf[i].exact = 0;
+            }
+        } else {
+            /* inside but nearer another face (a shape straddling a sharp
+             * ridge, its point deep under this face past the ridge's
+             * bisector): its own way out, to the nearest surface point (or
+             * an open edge's wall, when nearer) */
+            const mk_vec3 out = v3_sub(si.at, p);
+            const mk_real d = v3_len(out);
+            if (!(si.inside && d > 0))
+                continue;
+            c->normal = v3_scale(out, 1 / d);
+            c->depth = fmin(d, si.wall);
+            c->position = v3_madd(p, 0.5 * c->depth, c->normal);
             buf[i].exact = 0;
         }
         buf[kept++] = buf[i];

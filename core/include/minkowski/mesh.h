@@ -21,7 +21,9 @@
  * in any surface mesh. A shape whose centre is behind the plane but
  * outside the surface (over a ridge, reaching down the steep face beyond
  * it) meets the triangle as its plane, where the shape's points are
- * inside the surface with this triangle nearest. Per triangle
+ * inside the surface with this triangle nearest; a point inside nearer
+ * another face gets its own way out instead, to the surface point nearest
+ * to it (a shape lying deep across a sharp crest). Per triangle
  * the shape is collided with a prism (the triangle extruded backwards,
  * mk_collide_patch: signed distance, EPA, the contact patch of the shape's
  * feature clipped to the triangle). Its normal is kept when it is the
@@ -53,14 +55,18 @@
  * shape is in. A point of the triangle's plane answer that lies nearer the
  * plane across one of its convex edges is held to the shape's penetration
  * depth in the wedge under those two faces (one more EPA, only then): no
- * contact is deeper than the shape's penetration depth there (a box
- * straddling a ridge whose faces fall 20 and 55 degrees: tests/test_mesh.c
- * a_box_reaching_over_a_ridge; before, 174 of 3,300 contacts were too
- * deep, by up to 0.25 m). Such a point keeps the triangle's normal, at a
- * depth no more than the shape's true one: the solver pushes less than it
- * could, never more. A box driven through most of its size into a sharp
- * ridge can get a deepest contact short of its penetration depth (10 of
- * 14,199 in that test's poses at MK_TEST_SCALE=10, up to 6.7 cm short).
+ * contact is deeper than the shape's penetration depth there (on a ridge
+ * whose faces fall 20 and 55 degrees, tests/test_mesh.c: boxes,
+ * a_box_reaching_over_a_ridge, where 174 of 3,300 contacts were too deep
+ * before, by up to 0.25 m; every shape family,
+ * every_shape_over_a_sharp_ridge). Such a point keeps the triangle's
+ * normal, at a depth no more than the shape's true one: the solver pushes
+ * less than it could, never more. A shape driven through most of its size
+ * into a sharp ridge can get a deepest contact short of its penetration
+ * depth (10 of 14,199 boxes in that test's poses at MK_TEST_SCALE=10, up
+ * to 6.7 cm short), and, rarely, none at all (2 of 240,000 poses of all
+ * families, 8 and 4 cm in: a cone and a rounded cylinder, whose crest
+ * triangle's EPA normal was not taken for the crest's).
  *
  * Under a concave edge, a shape's point whose feet on both faces' planes
  * fall beyond the edge (the valley's gap) is taken by a face it is behind
