@@ -1189,39 +1189,54 @@ START_TEST(every_shape_over_a_sharp_ridge)
 }
 END_TEST
 
-/* Found by every_shape_over_a_sharp_ridge's poses (20,000 per family): a
- * rounded cylinder lying across the crest, 0.40 into the near face, its
- * centre 7.5 mm behind that face's plane and 9.8 cm in front of the far
- * one's. The near face met it from behind (the back-face rule) and dropped
- * its deepest point, inside but nearer the far face; the far face's prism
- * gave EPA's way out through its side wall and its plane the points over
- * it, none: no contact at all. That point now gets its own way out, to the
- * surface point nearest to it. */
-START_TEST(a_cylinder_deep_across_a_crest)
+/* Found by every_shape_over_a_sharp_ridge's poses (20,000 per family), two
+ * shapes deep at the crest that got no contact at all:
+ *  - a rounded cylinder lying across the crest, 0.40 into the near face,
+ *    its centre 7.5 mm behind that face's plane and 9.8 cm in front of the
+ *    far one's. The near face met it from behind (the back-face rule) and
+ *    dropped its deepest point, inside but nearer the far face; the far
+ *    face's prism gave EPA's way out through its side wall and its plane
+ *    the points over it, none. That point now gets its own way out, to the
+ *    surface point nearest to it;
+ *  - a cone 7.8 cm in at the crest: EPA's normal for the crest's triangle
+ *    was the crest's own (in its cone), but its witness on the prism lay
+ *    0.17 mm off the crest, the slack 0.16 mm, so the contact was not
+ *    taken for the crest's, and the face's plane had no point over it. A
+ *    normal square to an edge and leaning out across it now says which
+ *    edge. */
+START_TEST(shapes_deep_at_a_crest)
 {
     sharp_ridge g = sharp_ridge_make();
-    mk_shape cyl, ridge;
-    ck_assert_int_eq(mk_shape_cylinder(&cyl, 0.15284288792925332, 0.43447875086754029, 0.068226601381632626), MK_OK);
-    ck_assert(cyl.u.cylinder.radius == 0.15284288792925332 && cyl.radius == 0.068226601381632626);
+    mk_shape ridge, shapes[2];
     mk_shape_hull(&ridge, g.solid, 0);
-    const mk_transform xf = {{{{-0.5377595809911091, -0.4848741902700352, -0.689718531476605},
-                               {-0.55650183090403227, 0.8186835500064491, -0.14164376848028939},
-                               {0.63334062340317843, 0.30765933198720907, -0.71008829745916646}}},
-                             {0.1002118231212964, -0.32359949665210053, 0.028512015000044522}};
-    ck_assert(v3_dot(g.nl, xf.p) < 0 && v3_dot(g.nr, xf.p) > 0);
-    const mk_pair pair = {&cyl, xf, &ridge, kIdentity};
+    ck_assert_int_eq(mk_shape_cylinder(&shapes[0], 0.15284288792925332, 0.43447875086754029, 0.068226601381632626),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_cone(&shapes[1], 0.16283060784399561, 0.1406219105104467, 0), MK_OK);
+    const mk_transform poses[2] = {
+        {{{{-0.5377595809911091, -0.4848741902700352, -0.689718531476605},
+           {-0.55650183090403227, 0.8186835500064491, -0.14164376848028939},
+           {0.63334062340317843, 0.30765933198720907, -0.71008829745916646}}},
+         {0.1002118231212964, -0.32359949665210053, 0.028512015000044522}},
+        {{{{-0.71275530405060761, -0.6750812554684501, 0.19038165631926784},
+           {0.68898135960674523, -0.72471506850511203, 0.0096309706713392784},
+           {0.13147076732934732, 0.13803393784418613, 0.98166291024009866}}},
+         {-0.075424390108501327, -0.092615196004961708, 0.079976928859833984}}};
+    const double min_depth[2] = {0.4, 0.07};
     static unsigned char ws[1 << 16];
     ck_assert_uint_ge(sizeof ws, mk_epa_workspace_size(mk_epa_default_settings().max_iterations));
-    mk_signed_distance_result sd;
-    ck_assert_int_lt(mk_signed_distance(&pair, NULL, NULL, NULL, ws, sizeof ws, &sd), MK_INVALID_INPUT);
-    ck_assert(sd.distance < -0.4);
-    mk_mesh_contact c[16];
-    int nc = -1;
-    ck_assert_int_eq(mk_collide_mesh(&cyl, &xf, g.mesh, &kIdentity, NULL, 16, c, &nc), MK_OK);
-    ck_assert_msg(nc >= 1, "no contact for a cylinder %.3g into the ridge", -sd.distance);
-    for (int k = 0; k < nc; ++k)
-        ck_assert_msg(c[k].depth > 0 && c[k].depth <= -sd.distance + 1e-6, "contact %d %.9g deep, the cylinder %.9g",
-                      k, c[k].depth, -sd.distance);
+    for (int k = 0; k < 2; ++k) {
+        const mk_pair pair = {&shapes[k], poses[k], &ridge, kIdentity};
+        mk_signed_distance_result sd;
+        ck_assert_int_lt(mk_signed_distance(&pair, NULL, NULL, NULL, ws, sizeof ws, &sd), MK_INVALID_INPUT);
+        ck_assert(sd.distance < -min_depth[k]);
+        mk_mesh_contact c[16];
+        int nc = -1;
+        ck_assert_int_eq(mk_collide_mesh(&shapes[k], &poses[k], g.mesh, &kIdentity, NULL, 16, c, &nc), MK_OK);
+        ck_assert_msg(nc >= 1, "case %d: no contact for a shape %.3g into the ridge", k, -sd.distance);
+        for (int i = 0; i < nc; ++i)
+            ck_assert_msg(c[i].depth > 0 && c[i].depth <= -sd.distance + 1e-6, "case %d: contact %d %.9g deep, the shape %.9g",
+                          k, i, c[i].depth, -sd.distance);
+    }
     sharp_ridge_free(&g);
 }
 END_TEST
@@ -1477,7 +1492,7 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, boxes_match_their_hulls_on_a_terrain);
     tcase_add_test(tc, a_box_reaching_over_a_ridge);
     tcase_add_test(tc, every_shape_over_a_sharp_ridge);
-    tcase_add_test(tc, a_cylinder_deep_across_a_crest);
+    tcase_add_test(tc, shapes_deep_at_a_crest);
     tcase_add_test(tc, an_apex_in_a_valleys_gap);
     tcase_add_test(tc, a_sphere_past_an_open_border_over_a_valley);
     tcase_add_test(tc, spheres_on_a_terrain_are_exact);

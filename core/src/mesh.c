@@ -30,7 +30,9 @@
  *     Voronoi cone (<u, N> >= <N', N>, N' the face beyond), or a corner with
  *     no edge of its one-ring rising along u (corner_cone), or a point of
  *     one of the corner's edges within the feet's slack of it (u across the
- *     edge, in its cone); the patch's points then stand;
+ *     edge, in its cone), or, the foot off every edge, u square to a convex
+ *     (or open) edge, leaning out across it and in its cone; the patch's
+ *     points then stand;
  *  4. otherwise (u = N, or a u the surface does not have there, which is
  *     what catches shapes on the inner edges of a flat floor or a valley)
  *     the triangle answers as the plane it spans: the shape's feature below
@@ -1145,6 +1147,17 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
                 ok = (kind[k] == EDGE_OPEN || kind[k] == EDGE_CONVEX) && cu >= limit[k] - MESH_CONE_SLACK &&
                      fabs(v3_dot(u, d)) <= MESH_CONE_SLACK * v3_len(d);
             }
+        }
+        /* A foot off every edge by more than the slack, where u itself says
+         * which edge: square to it, leaning out across it and within its
+         * cone (only that edge of the prism, or its ends, has such a normal).
+         * EPA's witness on the prism of a curved shape deep at a crest can
+         * lie that far off the edge (0.17 mm, the slack 0.16, a cone 8 cm
+         * into a sharp ridge: no contact at all). */
+        for (int k = 0; k < 3 && !ok && edges == 0; ++k) {
+            const mk_vec3 d = v3_sub(tv[(k + 1) % 3], tv[k]);
+            ok = (kind[k] == EDGE_OPEN || kind[k] == EDGE_CONVEX) && cu >= limit[k] - MESH_CONE_SLACK &&
+                 v3_dot(u, w[k]) > MESH_CONE_SLACK && fabs(v3_dot(u, d)) <= MESH_CONE_SLACK * v3_len(d);
         }
         if (ok) {
             for (int i = 0; i < pr.count; ++i)

@@ -64,9 +64,9 @@
  * less than it could, never more. A shape driven through most of its size
  * into a sharp ridge can get a deepest contact short of its penetration
  * depth (10 of 14,199 boxes in that test's poses at MK_TEST_SCALE=10, up
- * to 6.7 cm short), and, rarely, none at all (2 of 240,000 poses of all
- * families, 8 and 4 cm in: a cone and a rounded cylinder, whose crest
- * triangle's EPA normal was not taken for the crest's).
+ * to 6.7 cm short; of 145,358 shapes of all families into it, 174 more
+ * than 1% short, by up to 0.47 m, each with its penetration depth at
+ * least 0.18 of its half size; none without a contact).
  *
  * Under a concave edge, a shape's point whose feet on both faces' planes
  * fall beyond the edge (the valley's gap) is taken by a face it is behind
