@@ -913,6 +913,24 @@ static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, sunk_info *info)
     return hit;
 }
 
+/* The shape's contact patch against prism p (mk_collide_patch, the shape
+ * as A): a bad-input status, else MK_OK with a budget status (a query at
+ * its bound, its best estimate used) kept in q->budget. */
+static mk_status prism_patch(mesh_query *q, const prism *p, mk_contact_patch_result *pr)
+{
+    mk_shape ps;
+    mk_status st = mk_shape_hull(&ps, &p->h, 0);
+    if (st != MK_OK)
+        return st;
+    const mk_pair pair = {q->shape, q->xf, &ps, mk_transform_identity()};
+    st = mk_collide_patch(&pair, q->settings, NULL, MK_MANIFOLD_MAX_PATCH_POINTS, pr);
+    if (st >= MK_INVALID_INPUT)
+        return st;
+    if ((st == MK_GJK_MAX_ITER || st == MK_EPA_MAX_ITER || st == MK_EPA_FACE_BUDGET) && q->budget == MK_OK)
+        q->budget = st;
+    return MK_OK;
+}
+
 /* The ridge over convex edge k of triangle t (corners tv): the
  * wedge under its two faces, cut to a bounded prism (make_prism's hull) that
  * holds the shape's reach: its cross-section is the triangle with a corner
@@ -957,17 +975,10 @@ static mk_status ridge_depth(mesh_query *q, int t, int k, const mk_vec3 tv[3], m
         w[j] = v3_normalize_or(v3_cross(v3_sub(cv[(j + 1) % 3], cv[j]), X), v3(0, 0, 0));
     prism p;
     make_prism(&p, cv, X, w, e_hi - e_lo);
-    mk_shape ps;
-    mk_status st = mk_shape_hull(&ps, &p.h, 0);
+    mk_contact_patch_result pr;
+    const mk_status st = prism_patch(q, &p, &pr);
     if (st != MK_OK)
         return st;
-    const mk_pair pair = {q->shape, q->xf, &ps, mk_transform_identity()};
-    mk_contact_patch_result pr;
-    st = mk_collide_patch(&pair, q->settings, NULL, MK_MANIFOLD_MAX_PATCH_POINTS, &pr);
-    if (st >= MK_INVALID_INPUT)
-        return st;
-    if ((st == MK_GJK_MAX_ITER || st == MK_EPA_MAX_ITER || st == MK_EPA_FACE_BUDGET) && q->budget == MK_OK)
-        q->budget = st;
     *depth = 0;
     for (int i = 0; i < pr.count; ++i)
         *depth = fmax(*depth, pr.points[i].depth);
@@ -1103,17 +1114,10 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
     /* 2. the prism */
     prism p;
     make_prism(&p, tv, N, w, thickness);
-    mk_shape ps;
-    mk_status st = mk_shape_hull(&ps, &p.h, 0);
+    mk_contact_patch_result pr;
+    mk_status st = prism_patch(q, &p, &pr);
     if (st != MK_OK)
         return st;
-    const mk_pair pair = {q->shape, q->xf, &ps, mk_transform_identity()};
-    mk_contact_patch_result pr;
-    st = mk_collide_patch(&pair, q->settings, NULL, MK_MANIFOLD_MAX_PATCH_POINTS, &pr);
-    if (st >= MK_INVALID_INPUT)
-        return st;
-    if ((st == MK_GJK_MAX_ITER || st == MK_EPA_MAX_ITER || st == MK_EPA_FACE_BUDGET) && q->budget == MK_OK)
-        q->budget = st;
     if (pr.count == 0)
         return MK_OK;
     /* 3. the normal's cone */
