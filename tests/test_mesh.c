@@ -5,9 +5,12 @@
  * sphere against a surface bounding a convex solid (a triangulated hull, a
  * ridge) has the exact depth r - |c - q|, q the surface's point nearest its
  * centre by brute force over every triangle; in a valley, one contact per
- * side with that side's plane distance. */
+ * side with that side's plane distance. Over a sharp ridge no contact of
+ * any shape is deeper than its penetration depth (separating axes for
+ * boxes, EPA against the ridge as a hull for every family). */
 #include <check.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1137,55 +1140,130 @@ END_TEST
  * any contact are printed: 51 of some 10,000 before, 2 at 20,000 poses per
  * family (a cone and a rounded cylinder, 8 and 4 cm in: EPA's edge
  * normal for the crest's triangle was not taken for the edge's). */
-START_TEST(every_shape_over_a_sharp_ridge)
+/* Shapes of every family (primitives scaled by 0.3) at the poses `place`
+ * draws, against a mesh whose solid is the convex hull `solid` (the shape's
+ * penetration depth: EPA against it, certified to 1e-8). For each shape
+ * whose centre is outside the solid, at most max_depth into it, a contact
+ * is no deeper than that depth plus `slack` times it plus the contact
+ * patch's depth tie (1.1e-4 of the shape's half size), but for at most one
+ * in `rarity` contacts (rarity > the count: every contact). Prints how many
+ * contacts are deeper than the tie allows and how many shapes get no
+ * contact. */
+static void check_depths_against_solid(const char *what, const mk_mesh *m, const mk_hull *solid, or_rng *r,
+                                       mk_transform (*place)(or_rng *), double max_depth, double slack, int rarity,
+                                       int n)
 {
-    sharp_ridge g = sharp_ridge_make();
-    const mk_mesh *m = g.mesh;
-    const mk_vec3 nl = g.nl, nr = g.nr;
-    mk_shape ridge;
-    mk_shape_hull(&ridge, g.solid, 0);
-    or_rng r = or_test_rng(0x72696467);
+    mk_shape hull;
+    mk_shape_hull(&hull, solid, 0);
     or_hull_pool p12, p60;
-    ck_assert_int_eq(or_hull_pool_make(&p12, &r, 8, 12), MK_OK);
-    ck_assert_int_eq(or_hull_pool_make(&p60, &r, 4, 60), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p12, r, 8, 12), MK_OK);
+    ck_assert_int_eq(or_hull_pool_make(&p60, r, 4, 60), MK_OK);
     const size_t ws_size = mk_epa_workspace_size(mk_epa_default_settings().max_iterations);
     void *ws = malloc(ws_size);
     ck_assert_ptr_nonnull(ws);
-    int touching = 0, none = 0, contacts = 0;
+    int touching = 0, none = 0, contacts = 0, over = 0, over_slack = 0, budget = 0;
+    double worst = 0, worst_rel = 0;
     for (int f = 0; f < OR_FAMILY_COUNT; ++f)
-        for (int i = 0; i < or_scaled(150); ++i) {
+        for (int i = 0; i < or_scaled(n); ++i) {
+            const char *name = or_family_name((or_family)f);
             mk_shape s0, s;
-            or_random_shape(&r, (or_family)f, &p12, &p60, &s0);
+            or_random_shape(r, (or_family)f, &p12, &p60, &s0);
             if (!or_scale_primitive(&s0, 0.3, &s))
                 s = s0;
-            const mk_transform xf =
-                or_pose(&r, v3(or_uniform(&r, -0.5, 0.3), or_uniform(&r, -0.5, 0.5), or_uniform(&r, -0.1, 0.5)));
-            const mk_pair pair = {&s, xf, &ridge, kIdentity};
+            const mk_transform xf = place(r);
+            const mk_pair pair = {&s, xf, &hull, kIdentity};
             mk_signed_distance_result sd;
             const mk_status st = mk_signed_distance(&pair, NULL, NULL, NULL, ws, ws_size, &sd);
-            REQUIRE(st < MK_INVALID_INPUT, "%s #%d: %s", or_family_name((or_family)f), i, mk_status_string(st));
+            REQUIRE(st < MK_INVALID_INPUT, "%s #%d: %s", name, i, mk_status_string(st));
             mk_vec3 lo, hi;
             mk_shape_local_aabb(&s, &lo, &hi);
             const mk_vec3 centre = mk_transform_point(&xf, v3_scale(v3_add(lo, hi), 0.5));
-            if (!(sd.distance < -1e-4) || (v3_dot(nl, centre) < 0 && v3_dot(nr, centre) < 0))
-                continue; /* apart or touching, or the centre inside: other rules */
+            int outside = 0;
+            for (int k = 0; k < solid->num_faces; ++k)
+                outside |= v3_dot(solid->face_normals[k], centre) > solid->face_offsets[k];
+            if (!(sd.distance < -1e-4) || -sd.distance > max_depth || !outside)
+                continue; /* apart or touching, too deep, or the centre inside: other rules */
             ++touching;
-            const double depth = -sd.distance, half = 0.5 * v3_max_abs(v3_sub(hi, lo));
+            const double depth = -sd.distance, tie = 1.1e-4 * 0.5 * v3_max_abs(v3_sub(hi, lo)) + 1e-8;
             mk_mesh_contact c[16];
             int nc = -1;
-            REQUIRE(mk_collide_mesh(&s, &xf, m, &kIdentity, NULL, 16, c, &nc) == MK_OK, "%s #%d",
-                    or_family_name((or_family)f), i);
+            const mk_status mst = mk_collide_mesh(&s, &xf, m, &kIdentity, NULL, 16, c, &nc);
+            REQUIRE(mst == MK_OK || mst == MK_GJK_MAX_ITER || mst == MK_EPA_MAX_ITER || mst == MK_EPA_FACE_BUDGET,
+                    "%s #%d: %s", name, i, mk_status_string(mst));
+            budget += mst != MK_OK; /* a query at its bound: its best estimate (mesh.h) */
             none += nc == 0;
             contacts += nc;
-            for (int k = 0; k < nc; ++k)
-                REQUIRE(c[k].depth <= depth + 1.1e-4 * half + 1e-8, "%s #%d: contact %d %.9g deep, the shape %.9g",
-                        or_family_name((or_family)f), i, k, c[k].depth, depth);
+            for (int k = 0; k < nc; ++k) {
+                if (c[k].depth > depth + tie) {
+                    ++over;
+                    worst = fmax(worst, c[k].depth - depth);
+                    worst_rel = fmax(worst_rel, (c[k].depth - depth - tie) / depth);
+                }
+                over_slack += c[k].depth > depth * (1 + slack) + tie;
+            }
         }
-    printf("sharp ridge: %d shapes into it, %d contacts, %d shapes without one\n", touching, contacts, none);
+    printf("%s: %d shapes into it, %d contacts (%d deeper than the shape, by up to %.3g, %.2g of its depth; %d by "
+           "more than %.2g of it), %d shapes without one, %d at a query's bound\n",
+           what, touching, contacts, over, worst, worst_rel, over_slack, slack, none, budget);
+    ck_assert_msg(over_slack <= contacts / rarity, "%s: %d of %d contacts deeper than the shape by more than %.2g of it",
+                  what, over_slack, contacts, slack);
     free(ws);
     or_hull_pool_free(&p12);
     or_hull_pool_free(&p60);
+}
+
+static mk_transform place_at_ridge(or_rng *r)
+{
+    return or_pose(r, v3(or_uniform(r, -0.5, 0.3), or_uniform(r, -0.5, 0.5), or_uniform(r, -0.1, 0.5)));
+}
+
+START_TEST(every_shape_over_a_sharp_ridge)
+{
+    sharp_ridge g = sharp_ridge_make();
+    or_rng r = or_test_rng(0x72696467);
+    check_depths_against_solid("sharp ridge", g.mesh, g.solid, &r, place_at_ridge, INFINITY, 0, INT_MAX, 150);
     sharp_ridge_free(&g);
+}
+END_TEST
+
+/* A closed convex mesh (the hull of 40 points on an ellipsoid 4 x 3.2 x 2.4,
+ * fanned into triangles: corners where five to seven faces meet) and every
+ * family 0.1-20 cm into it, its centre outside. Before nearer_convex_face
+ * and region_depth, a point under a face but nearer a face across a corner
+ * (not a neighbour) kept its depth below its own face's plane: contacts up
+ * to 0.37 m too deep for a penetration of 0.14 (a box), and many more by
+ * centimetres. At most one contact in 2,000 is deeper than the shape by
+ * more than 10% of its depth (none at the committed seed; 18 of 8,691
+ * without those rules). Known defect (mesh.h): other blobs
+ * (MK_TEST_SEED=61..76 at MK_TEST_SCALE=10, some 85,000 contacts each)
+ * still show 0 to 29 such contacts, the worst 0.15 m or 1.7 times the
+ * depth too deep (at a sharp corner a triangle's prism reaches outside the
+ * solid and EPA's way out of it is taken; a big hull's region reaches
+ * through the blob), and the blob of MK_TEST_SEED=93 106 of 83,439 (the
+ * worst 7.3 times the depth, half of them at three of its triangles): this
+ * check fails there. */
+static mk_transform place_at_blob(or_rng *r)
+{
+    const mk_vec3 d = or_unit(r);
+    return or_pose(r, v3(d.x * or_uniform(r, 1.6, 2.3), d.y * or_uniform(r, 1.3, 1.9), d.z * or_uniform(r, 1.0, 1.5)));
+}
+
+START_TEST(every_shape_on_a_convex_blob)
+{
+    or_rng r = or_test_rng(0x626c6f62);
+    mk_vec3 pts[40];
+    for (int k = 0; k < 40; ++k) {
+        const mk_vec3 u = or_unit(&r);
+        pts[k] = v3(2 * u.x, 1.6 * u.y, 1.2 * u.z);
+    }
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(pts, 40, &h), MK_OK);
+    soup fan = hull_soup(h);
+    mk_mesh *m = make_mesh(&fan);
+    check_depths_against_solid("convex blob", m, h, &r, place_at_blob, 0.2, 0.1, 2000, 1500);
+    mk_mesh_destroy(m);
+    soup_free(&fan);
+    mk_hull_destroy(h);
 }
 END_TEST
 
@@ -1238,6 +1316,146 @@ START_TEST(shapes_deep_at_a_crest)
                           k, i, c[i].depth, -sd.distance);
     }
     sharp_ridge_free(&g);
+}
+END_TEST
+
+/* Two boxes deep in two convex blobs (hulls of 40 points on an ellipsoid
+ * 4 x 3.2 x 2.4, fanned into triangles) that got contacts deeper than they
+ * are in:
+ *  - a flat box 0.14 in at a corner where faces meet that are not
+ *    neighbours (a scratch run of 36,000 poses): a point under one face
+ *    but nearer the plane of a face across the corner kept its depth below
+ *    its own face's plane, 0.207 (nearer_convex_face: now held to the
+ *    region's depth);
+ *  - a flat box 0.17 in (every_shape_on_a_convex_blob at MK_TEST_SEED=62
+ *    MK_TEST_SCALE=10, that blob, its box #10405), its centre behind a
+ *    face's plane but outside. A point of it under that face, inside but
+ *    nearer another face, took the way out to the nearest surface point
+ *    among the triangles in the box's reach, 0.214 deep; the surface point
+ *    nearest to it lay on a triangle out of that reach. point_sunk now
+ *    looks again over the box about the point that holds every nearer
+ *    triangle. */
+START_TEST(boxes_deep_in_blobs)
+{
+    static const mk_vec3 kPts[2][40] = {
+        {
+         {-0.19757732345520163, 0.25554128557204553, -1.1786495424199956},
+         {-0.38703760923257757, 0.81113135492583488, 1.0079606951158029},
+         {-0.65755562292585878, -0.079481257536252681, 1.1317199090099976},
+         {1.0601244115105863, -0.82141085309912421, -0.80986505784552154},
+         {1.7973173101194377, 0.67726846682135511, -0.13805651431035834},
+         {1.2890537520880425, -0.26467972776212989, 0.89576582524946435},
+         {-0.91154135671475356, -1.2183188061736778, -0.55313117473977125},
+         {-0.087105328192707832, -0.58037680338236797, -1.1170486176424772},
+         {-0.27427851374091811, -0.66430789150940028, -1.0792050864423728},
+         {-1.9098524371515875, -0.077685307438679685, -0.35141461147382613},
+         {1.8480795514328598, 0.17991757326045982, -0.43846139779950599},
+         {0.16588529656341688, 1.4634425544308014, 0.47477097918507549},
+         {1.9397678455927339, 0.23391509040575006, 0.23377414799094526},
+         {-0.025204435623399177, 1.3916253202378426, 0.59196450455579286},
+         {-1.4948863333678946, 0.11072022295349437, 0.79285413333124877},
+         {-0.87012903590783797, 0.64487982270534105, 0.96618233213960159},
+         {0.077626286892513538, -0.39503504979910864, 1.1619169759515855},
+         {0.21622483065859094, -1.5844488520871618, 0.10499946853778372},
+         {1.3760512400986622, -0.36197664037172372, 0.82742439978884519},
+         {-0.95947658671407576, -0.19233989075476476, -1.0429651016457131},
+         {-1.6239993438261342, 0.89416796227075501, 0.20200547846071204},
+         {0.67597410158223425, 0.54868046732034159, -1.0517416396034813},
+         {1.1736833599628844, 1.2605872717416364, 0.22412184566284271},
+         {-1.7224952558562212, -0.019539943807223244, -0.60964650896176553},
+         {-0.43002690752455103, -1.2392839339946229, -0.71381110444226392},
+         {1.6705251123807687, 0.87975947173894087, 0.0016112236158875401},
+         {-1.1151929828060276, -1.0136153369108862, 0.64370997443279898},
+         {0.5889307580555817, -0.12412510578106346, 1.1430097730716853},
+         {-1.8268365447556751, -0.16996924487356757, -0.47149782325491885},
+         {-0.32121658916807028, -0.29550131631188664, -1.1635020785568697},
+         {-0.44523830759043564, 1.1237977458163781, 0.81132074619633732},
+         {-1.7244658979490395, 0.76189174791326642, 0.20716851730313882},
+         {-0.8157570297704515, -0.065149160096280065, -1.0945533729653749},
+         {-0.43797937603691039, 1.4221097302849159, 0.48305782886075549},
+         {-0.026490912404582231, 1.4397640551820416, 0.52319170736196896},
+         {1.3183519147880123, -0.045654191331989495, -0.90173662490313433},
+         {1.6593086120937286, -0.085501528539885713, -0.66685681528093133},
+         {0.82331194335875735, 1.3156713508319058, -0.47148084176326915},
+         {-0.17771865821566593, 1.2810467081239956, -0.71100064155776843},
+         {1.2832195448236949, 0.37293951275441839, -0.87690960384984573}},
+        {
+         {1.2695764816253592, -1.2271771948799668, -0.1124211950013657},
+         {-0.44786974217753178, 1.0436455989475888, 0.86897396004774297},
+         {-0.095550177745068215, -0.92973713439151584, -0.9749266603939527},
+         {0.56563447198218797, 1.1336141413003615, -0.77586253767347046},
+         {1.5835487581087548, -0.92121980174484452, 0.24472651529895226},
+         {0.5950779835986143, -0.9278945618053952, 0.91006135005216526},
+         {0.17028099923046316, 1.2259763114825599, 0.76427351081953754},
+         {-1.6415442058659142, 0.85171237698940416, -0.24874561983966073},
+         {-1.472731479826443, -1.0655684576162745, -0.14317642350654008},
+         {0.42773338688646395, 1.0682870384740324, -0.85568099829072564},
+         {-0.31653572385897322, -1.2018664014850469, 0.76903071937317047},
+         {0.52531069836671196, -1.5400681003705177, -0.08071266793215337},
+         {-1.4729699562170111, -0.96620357095067488, -0.36579764743401266},
+         {-1.3702336762399325, 1.1129475552332553, 0.25950642661735712},
+         {-0.7876194847524447, -0.027926927378623331, 1.1028314902059286},
+         {-1.0200919144417153, 0.85844470001931628, -0.80676321622893077},
+         {-1.9876299491265714, 0.099475393357003339, -0.1104158057578315},
+         {-1.33309083826611, 0.85085926084820174, -0.62690066246485576},
+         {-1.6457189158497074, -0.81213297648251237, 0.3065564320673892},
+         {1.2268571081004336, 1.2591288465749604, -0.079656902797682214},
+         {0.46542387431113058, 1.1951217121870905, 0.74738833583708286},
+         {-0.97592178758321391, 0.51647809470879213, -0.97318083451930959},
+         {0.68981431265095472, -0.24864469228125957, -1.1108195776655099},
+         {1.5915471277568278, 0.50211261473010693, 0.62152725615530358},
+         {-0.43618276300782854, 1.2079467231777128, -0.74212159153108181},
+         {-1.8758699062959554, 0.39538750841900683, -0.29200001379263019},
+         {-1.5929353381047313, 0.65874297825431627, 0.53143952895887947},
+         {0.26139675821562502, 1.5470955151945909, -0.26278417881868549},
+         {1.6406721932812416, -0.79318297028411078, 0.3421392959213862},
+         {1.6439865081402401, -0.68387803406397574, 0.45161471897982391},
+         {-0.23854833563142652, -1.5457241762513385, -0.27487001041375786},
+         {1.5024361411107376, 0.45911560164208265, -0.71330152618882348},
+         {-0.62268156250594686, -1.4671508532630184, 0.29936152401879168},
+         {0.29711095133571747, -0.51963109705093247, -1.1208642921467449},
+         {1.8980953927583808, -0.34613691778402211, -0.27497389149492268},
+         {0.042531898814804757, 1.4481826769906772, 0.50956370940346585},
+         {-0.021704387794186413, 0.062994476141787256, 1.198998849050515},
+         {-1.9697744380379667, 0.053603909871034916, 0.20391087022759244},
+         {-1.5409948077070552, 0.74030787693017541, 0.52615514829793941},
+         {0.93081459469628292, 1.3818308934230876, 0.23242409701398145}}};
+    const mk_vec3 halves[2] = {{0.020260630859548517, 0.41444347983944424, 0.22985048602417102},
+                               {0.021981387198493216, 0.43727928388873138, 0.13779885355193774}};
+    const mk_transform poses[2] = {
+        {{{{-0.30515684540903854, 0.73782404198068874, 0.60207556234685622},
+            {0.92293786133957756, 0.073349018579808245, 0.3778963159112636},
+            {0.23465933564623168, 0.67099597953240964, -0.70334869847424297}}},
+          {2.0530279764551276, 0.16466217247442785, 0.37804412561803902}},
+        {{{{-0.11575028083551597, -0.98747235964806601, 0.10723903868265275},
+            {0.88631692951119134, -0.053945183183489176, 0.45992631765659331},
+            {-0.4483794965744452, 0.14828437592133614, 0.88145763988365711}}},
+          {1.0131575601222147, -0.79228654806073784, 0.75265844731882248}}};
+    static unsigned char ws[1 << 16];
+    ck_assert_uint_ge(sizeof ws, mk_epa_workspace_size(mk_epa_default_settings().max_iterations));
+    for (int b = 0; b < 2; ++b) {
+        mk_hull *h = NULL;
+        ck_assert_int_eq(mk_hull_create(kPts[b], 40, &h), MK_OK);
+        soup fan = hull_soup(h);
+        mk_mesh *m = make_mesh(&fan);
+        mk_shape box, blob;
+        mk_shape_box(&box, halves[b], 0);
+        mk_shape_hull(&blob, h, 0);
+        const mk_pair pair = {&box, poses[b], &blob, kIdentity};
+        mk_signed_distance_result sd;
+        ck_assert_int_lt(mk_signed_distance(&pair, NULL, NULL, NULL, ws, sizeof ws, &sd), MK_INVALID_INPUT);
+        ck_assert(sd.distance < -0.1);
+        mk_mesh_contact c[16];
+        int nc = -1;
+        ck_assert_int_eq(mk_collide_mesh(&box, &poses[b], m, &kIdentity, NULL, 16, c, &nc), MK_OK);
+        ck_assert_int_ge(nc, 1);
+        for (int k = 0; k < nc; ++k)
+            ck_assert_msg(c[k].depth <= -sd.distance + 1e-6, "box %d: contact %d %.9g deep, the box %.9g", b, k,
+                          c[k].depth, -sd.distance);
+        mk_mesh_destroy(m);
+        soup_free(&fan);
+        mk_hull_destroy(h);
+    }
 }
 END_TEST
 
@@ -1492,6 +1710,8 @@ static Suite *mesh_suite(void)
     tcase_add_test(tc, boxes_match_their_hulls_on_a_terrain);
     tcase_add_test(tc, a_box_reaching_over_a_ridge);
     tcase_add_test(tc, every_shape_over_a_sharp_ridge);
+    tcase_add_test(tc, every_shape_on_a_convex_blob);
+    tcase_add_test(tc, boxes_deep_in_blobs);
     tcase_add_test(tc, shapes_deep_at_a_crest);
     tcase_add_test(tc, an_apex_in_a_valleys_gap);
     tcase_add_test(tc, a_sphere_past_an_open_border_over_a_valley);

@@ -43,7 +43,9 @@
  *     (corners of the contact region at the mesh's border or a crease);
  *     with a u rejected, a point nearer the plane across a convex edge than
  *     N's is held to the shape's penetration depth in that edge's wedge
- *     (ridge_limits).
+ *     and in the region under the triangles in reach, and a point nearer
+ *     the plane of another triangle that has this one behind it (a convex
+ *     corner's) to the region's (ridge_limits).
  * Contacts gather in a bounded buffer, merged and reduced (reduce_contacts)
  * whenever it fills and at the end.
  *
@@ -690,6 +692,8 @@ typedef struct mesh_query {
     mk_real plane_c;
     mk_contact_patch_result plane;
     mk_status budget; /* MK_OK, or the first budget status met */
+    int region_valid;   /* region_depth, once asked */
+    mk_real region, region_thickness;
 } mesh_query;
 
 /* Whether u lies in the cone of normals of the mesh's surface at vertex v:
@@ -714,6 +718,17 @@ typedef struct candidate {
     mk_mesh_contact c;
     int exact;
 } candidate;
+
+/* A contact whose shape point is p held to depth `cap` (when deeper): its
+ * position moves with it, and it is no longer a face's exact one. */
+static void hold_depth(candidate *cd, mk_vec3 p, mk_real cap)
+{
+    if (cd->c.depth > cap) {
+        cd->c.depth = cap;
+        cd->c.position = v3_madd(p, 0.5 * cap, cd->c.normal);
+        cd->exact = 0;
+    }
+}
 
 /* 4. The plane over triangle t: the shape's feature below the plane <N, x>
  * = c (its corners, a cap's rim, a curved shape's lowest point) where the
@@ -875,17 +890,31 @@ static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, sunk_info *info)
     int hit = tri < 0;
     if (info)
         info->inside = 0, info->wall = INFINITY, info->at = p;
-    for (int pass = 0; pass < 2; ++pass) {
+    /* Passes: the nearest among the triangles in reach; again over the box
+     * about p that holds every triangle nearer than that (when it reaches
+     * out of the query's box: a point deep in a shape near its box's side);
+     * then the nearest ones' sides. */
+    mk_vec3 lo = q->lo, hi = q->hi;
+    for (int pass = 0; pass < 3; ++pass) {
+        if (pass == 1) {
+            if (!isfinite(nearest))
+                return 0;
+            const mk_real d = sqrt(nearest) * (1 + 1e-9) + 1e-12;
+            const mk_vec3 blo = v3_sub(p, v3(d, d, d)), bhi = v3_add(p, v3(d, d, d));
+            if (!(blo.x < lo.x || blo.y < lo.y || blo.z < lo.z || bhi.x > hi.x || bhi.y > hi.y || bhi.z > hi.z))
+                continue;
+            lo = v3_lesser(lo, blo), hi = v3_greater(hi, bhi);
+        }
         int stack[MESH_STACK], sp = 1, t = -1, end = -1;
         stack[0] = 0;
-        for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
+        for (int k; (k = next_triangle(m, lo, hi, stack, &sp, &t, &end)) != -1;) {
             if (k < 0)
                 return 0;
             const int *vid = &m->tri[3 * k];
             const mk_vec3 tv[3] = {m->vertices[vid[0]], m->vertices[vid[1]], m->vertices[vid[2]]};
             mk_vec3 near = p;
             const mk_real d2 = triangle_dist2(m, k, tv, p, &near);
-            if (pass == 0) {
+            if (pass < 2) {
                 if (d2 < nearest)
                     nearest = d2, at = near;
             } else if (d2 <= nearest * (1 + 1e-9) + 1e-24) {
@@ -985,6 +1014,115 @@ static mk_status ridge_depth(mesh_query *q, int t, int k, const mk_vec3 tv[3], m
     return MK_OK;
 }
 
+/* Triangles a region (region_depth) takes at most. */
+#define MESH_REGION_TRIANGLES 48
+
+/* The points of a region: its triangles' corners, the same pushed back
+ * along their normals, and the far corners of the triangles beside them
+ * (mesh frame). */
+typedef struct region_points {
+    int count;
+    mk_vec3 p[9 * MESH_REGION_TRIANGLES];
+} region_points;
+
+static mk_vec3 region_support(const void *data, mk_vec3 d)
+{
+    const region_points *r = data;
+    int best = 0;
+    mk_real top = v3_dot(d, r->p[0]);
+    for (int i = 1; i < r->count; ++i) {
+        const mk_real h = v3_dot(d, r->p[i]);
+        if (h > top)
+            top = h, best = i;
+    }
+    return r->p[best];
+}
+
+/* The shape's penetration depth in the region under the triangles in its
+ * reach: the hull of those triangles, each extruded backwards by four times
+ * the shape's size, and of the far corners of the triangles beside them (a
+ * user shape over those points; on a convex part of a surface, inside the
+ * solid, and the solid there). INFINITY when more than MESH_REGION_TRIANGLES
+ * are in reach. Kept for the query. Returns a bad-input status, else
+ * MK_OK. */
+static mk_status region_depth(mesh_query *q, mk_real thickness, mk_real *depth)
+{
+    if (q->region_valid && q->region_thickness == thickness) {
+        *depth = q->region;
+        return MK_OK;
+    }
+    const mk_mesh *m = q->mesh;
+    region_points rp;
+    rp.count = 0;
+    mk_vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = v3(-INFINITY, -INFINITY, -INFINITY);
+    int stack[MESH_STACK], sp = 1, t = -1, end = -1;
+    stack[0] = 0;
+    *depth = INFINITY;
+    for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
+        if (k < 0 || rp.count + 9 > 9 * MESH_REGION_TRIANGLES) {
+            q->region_valid = 1, q->region = *depth, q->region_thickness = thickness;
+            return MK_OK;
+        }
+        for (int i = 0; i < 3; ++i) {
+            const mk_vec3 v = m->vertices[m->tri[3 * k + i]], b = v3_madd(v, -thickness, m->normal[k]);
+            rp.p[rp.count++] = v, rp.p[rp.count++] = b;
+            lo = v3_lesser(lo, v3_lesser(v, b)), hi = v3_greater(hi, v3_greater(v, b));
+            const int opp = m->opposite[3 * k + i];
+            if (opp >= 0) {
+                const mk_vec3 o = m->vertices[opp];
+                rp.p[rp.count++] = o;
+                lo = v3_lesser(lo, o), hi = v3_greater(hi, o);
+            }
+        }
+    }
+    if (rp.count == 0) {
+        q->region_valid = 1, q->region = *depth, q->region_thickness = thickness;
+        return MK_OK;
+    }
+    mk_shape us;
+    mk_status st = mk_shape_user(&us, region_support, &rp, lo, hi, 0);
+    if (st != MK_OK)
+        return st;
+    const mk_pair pair = {q->shape, q->xf, &us, mk_transform_identity()};
+    mk_contact_patch_result pr;
+    st = mk_collide_patch(&pair, q->settings, NULL, MK_MANIFOLD_MAX_PATCH_POINTS, &pr);
+    if (st >= MK_INVALID_INPUT)
+        return st;
+    if ((st == MK_GJK_MAX_ITER || st == MK_EPA_MAX_ITER || st == MK_EPA_FACE_BUDGET) && q->budget == MK_OK)
+        q->budget = st;
+    *depth = 0;
+    for (int i = 0; i < pr.count; ++i)
+        *depth = fmax(*depth, pr.points[i].depth);
+    q->region_valid = 1, q->region = *depth, q->region_thickness = thickness;
+    return MK_OK;
+}
+
+/* Whether point p, depth below triangle t's plane (corners tv), is nearer
+ * the plane of another triangle in reach that has t wholly behind it (to
+ * MESH_EDGE_SLACK): on a convex part of the surface, that face is nearer
+ * and the depth below t's plane overstates how far p is in. */
+static int nearer_convex_face(const mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3 p, mk_real depth)
+{
+    const mk_mesh *m = q->mesh;
+    int stack[MESH_STACK], sp = 1, at = -1, end = -1;
+    stack[0] = 0;
+    for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &at, &end)) != -1;) {
+        if (k < 0)
+            return 0;
+        if (k == t)
+            continue;
+        const mk_vec3 Nk = m->normal[k], v = m->vertices[m->tri[3 * k]];
+        const mk_real dk = v3_dot(Nk, v3_sub(v, p));
+        if (!(dk >= 0 && dk < depth - MESH_DEPTH_TIE * q->half))
+            continue;
+        const mk_real slack = MESH_EDGE_SLACK * m->info[k].longest;
+        if (v3_dot(Nk, v3_sub(tv[0], v)) <= slack && v3_dot(Nk, v3_sub(tv[1], v)) <= slack &&
+            v3_dot(Nk, v3_sub(tv[2], v)) <= slack)
+            return 1;
+    }
+    return 0;
+}
+
 /* The plane's contacts buf[first .. n) of triangle t, answering for a push
  * the surface has not there (step 4 after a rejected EPA normal): a point
  * of the shape under t that is nearer the plane of the face across one of
@@ -993,7 +1131,12 @@ static mk_status ridge_depth(mesh_query *q, int t, int k, const mk_vec3 tv[3], m
  * ridge, its corner deep under t's plane near the crest: 0.385 against a
  * penetration depth of 0.307, tests/test_mesh.c a_box_reaching_over_a_ridge).
  * Its depth is held to the shape's penetration depth in the ridge's wedge
- * (ridge_depth), which any way out of the solid must pay. */
+ * (ridge_depth), which any way out of the solid must pay. And a point
+ * nearer the plane of any triangle in reach that has t wholly behind it
+ * (the neighbour, or a corner's other faces) is held to the shape's depth
+ * in the region under the triangles in reach (region_depth), which on a
+ * convex part of the surface any way out must pay (a box 0.14 into a
+ * convex blob's corner got contacts 0.21 deep, boxes_deep_in_blobs). */
 static mk_status ridge_limits(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3 N, mk_real plane_depth, int first,
                               candidate *buf, int n)
 {
@@ -1014,12 +1157,24 @@ static mk_status ridge_limits(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3
                 if (st != MK_OK)
                     return st;
             }
-            if (c->depth > cap) {
-                c->depth = cap;
-                c->position = v3_madd(p, 0.5 * cap, N);
-                buf[i].exact = 0;
-            }
+            hold_depth(&buf[i], p, cap);
         }
+    }
+    /* Nearer a face that has t wholly behind its plane (a neighbour across
+     * a convex edge, or a convex corner's other faces): held to the
+     * region's depth. */
+    for (int i = first; i < n; ++i) {
+        mk_mesh_contact *c = &buf[i].c;
+        if (!(c->depth > 0))
+            continue;
+        const mk_vec3 p = v3_madd(c->position, -0.5 * c->depth, N);
+        if (!nearer_convex_face(q, t, tv, p, c->depth))
+            continue;
+        mk_real cap;
+        const mk_status st = region_depth(q, 2 * (2 * fmax(plane_depth, 0) + q->half + q->shape->radius), &cap);
+        if (st != MK_OK)
+            return st;
+        hold_depth(&buf[i], p, cap);
     }
     return MK_OK;
 }
@@ -1234,11 +1389,7 @@ static mk_status triangle_contacts(mesh_query *q, int t, candidate *buf, int *n)
         if (!(c->depth > 0))
             continue;
         if (point_sunk(q, p, t, &si)) {
-            if (c->depth > si.wall) { /* an open edge's wall nearer than this plane */
-                c->depth = si.wall;
-                c->position = v3_madd(p, 0.5 * si.wall, c->normal);
-                buf[i].exact = 0;
-            }
+            hold_depth(&buf[i], p, si.wall); /* an open edge's wall nearer than this plane */
         } else {
             /* inside but nearer another face (a shape straddling a sharp
              * ridge, its point deep under this face past the ridge's
@@ -1338,7 +1489,7 @@ static mk_status query_begin(const mk_shape *shape, const mk_transform *xf, cons
     if (!isfinite(s->speculative))
         return MK_INVALID_INPUT;
     q->shape = shape, q->mesh = mesh, q->settings = s, q->budget = MK_OK;
-    q->plane_valid = 0, q->low_valid = 0, q->top_valid = 0, q->sunk = -1;
+    q->plane_valid = 0, q->low_valid = 0, q->top_valid = 0, q->sunk = -1, q->region_valid = 0;
     q->xf.R = m3_tmul_m3(&mesh_xf->R, &xf->R);
     q->xf.p = m3_tmul(&mesh_xf->R, v3_sub(xf->p, mesh_xf->p));
     mk_vec3 c = v3(0, 0, 0);
