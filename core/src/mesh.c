@@ -730,11 +730,6 @@ static void hold_depth(candidate *cd, mk_vec3 p, mk_real cap)
     }
 }
 
-/* 4. The plane over triangle t: the shape's feature below the plane <N, x>
- * = c (its corners, a cap's rim, a curved shape's lowest point) where the
- * feet lie over the triangle, or the point lies in a valley's gap beside
- * it (below), with normal N. The plane's patch is kept for the next
- * triangle in the same plane (a floor's). */
 /* What point_sunk learnt about a point p: whether it is inside at all
  * (whichever triangles are nearest), the distance to the nearest of those
  * triangles' open edges' walls (infinite without one), and a nearest
@@ -747,6 +742,11 @@ typedef struct sunk_info {
 
 static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, sunk_info *info);
 
+/* 4. The plane over triangle t: the shape's feature below the plane <N, x>
+ * = c (its corners, a cap's rim, a curved shape's lowest point) where the
+ * feet lie over the triangle, or the point lies in a valley's gap beside
+ * it (below), with normal N. The plane's patch is kept for the next
+ * triangle in the same plane (a floor's). */
 static mk_status plane_contacts(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3 N, mk_real c, const mk_vec3 w[3],
                                 mk_real L, candidate *buf, int *n)
 {
@@ -1039,12 +1039,12 @@ static mk_vec3 region_support(const void *data, mk_vec3 d)
 }
 
 /* The shape's penetration depth in the region under the triangles in its
- * reach: the hull of those triangles, each extruded backwards by four times
- * the shape's size, and of the far corners of the triangles beside them (a
- * user shape over those points; on a convex part of a surface, inside the
- * solid, and the solid there). INFINITY when more than MESH_REGION_TRIANGLES
- * are in reach. Kept for the query. Returns a bad-input status, else
- * MK_OK. */
+ * reach: the hull of those triangles, each extruded backwards by
+ * `thickness`, and of the far corners of the triangles beside them (a user
+ * shape over those points, about 10 kB on the stack; on a convex part of a
+ * surface, inside the solid, and the solid there). INFINITY when more than
+ * MESH_REGION_TRIANGLES are in reach. Kept for the query while the
+ * thickness asked is the same. Returns a bad-input status, else MK_OK. */
 static mk_status region_depth(mesh_query *q, mk_real thickness, mk_real *depth)
 {
     if (q->region_valid && q->region_thickness == thickness) {
