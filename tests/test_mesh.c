@@ -1234,13 +1234,12 @@ END_TEST
  * to 0.37 m too deep for a penetration of 0.14 (a box), and many more by
  * centimetres. At most one contact in 2,000 is deeper than the shape by
  * more than 10% of its depth (none at the committed seed; 18 of 8,691
- * without those rules). Known defect (mesh.h): other blobs
- * (MK_TEST_SEED=61..76 at MK_TEST_SCALE=10, some 85,000 contacts each)
- * still show 0 to 29 such contacts, the worst 0.15 m or 1.7 times the
- * depth too deep (at a sharp corner a triangle's prism reaches outside the
- * solid and EPA's way out of it is taken; a big hull's region reaches
- * through the blob), and the blob of MK_TEST_SEED=93 106 of 83,439 (the
- * worst 7.3 times the depth, half of them at three of its triangles): this
+ * without those rules). Known defect (mesh.h): 27 other blobs (soaked at
+ * MK_TEST_SCALE=10, some 85,000 contacts each) still show 0 to 26 such
+ * contacts, the worst 4.0 cm or 1.7 times the depth too deep (at a sharp
+ * corner a triangle's prism reaches outside the solid and EPA's way out of
+ * it is taken), and the blob of MK_TEST_SEED=93 91 of 83,439 (the worst
+ * 7.3 times the depth, half of them at three of its triangles): this
  * check fails there. */
 static mk_transform place_at_blob(or_rng *r)
 {

@@ -693,7 +693,7 @@ typedef struct mesh_query {
     mk_contact_patch_result plane;
     mk_status budget; /* MK_OK, or the first budget status met */
     int region_valid;   /* region_depth, once asked */
-    mk_real region, region_thickness;
+    mk_real region;
 } mesh_query;
 
 /* Whether u lies in the cone of normals of the mesh's surface at vertex v:
@@ -1039,19 +1039,39 @@ static mk_vec3 region_support(const void *data, mk_vec3 d)
 }
 
 /* The shape's penetration depth in the region under the triangles in its
- * reach: the hull of those triangles, each extruded backwards by
- * `thickness`, and of the far corners of the triangles beside them (a user
- * shape over those points, about 10 kB on the stack; on a convex part of a
+ * reach: the hull of those triangles, each extruded backwards by twice the
+ * least depth of the shape below their planes (and a tenth of its half
+ * size), and of the far corners of the triangles beside them (a user shape
+ * over those points, about 10 kB on the stack; on a convex part of a
  * surface, inside the solid, and the solid there). INFINITY when more than
- * MESH_REGION_TRIANGLES are in reach. Kept for the query while the
- * thickness asked is the same. Returns a bad-input status, else MK_OK. */
-static mk_status region_depth(mesh_query *q, mk_real thickness, mk_real *depth)
+ * MESH_REGION_TRIANGLES are in reach. Kept for the query. Returns a
+ * bad-input status, else MK_OK. */
+static mk_status region_depth(mesh_query *q, mk_real *depth)
 {
-    if (q->region_valid && q->region_thickness == thickness) {
+    if (q->region_valid) {
         *depth = q->region;
         return MK_OK;
     }
     const mk_mesh *m = q->mesh;
+    /* Thick enough that no way out through the far side is shorter than
+     * lifting the shape off the nearest of those planes it is below (on a
+     * convex part of the surface, a way out of the solid), and no thicker:
+     * a closed mesh's far side must not be reached. */
+    mk_real least = INFINITY;
+    {
+        int stack[MESH_STACK], sp = 1, t = -1, end = -1;
+        stack[0] = 0;
+        for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
+            if (k < 0)
+                break;
+            const mk_vec3 N = m->normal[k];
+            const mk_real below = v3_dot(N, m->vertices[m->tri[3 * k]]) - v3_dot(N, posed_support(q, v3_neg(N))) +
+                                  q->shape->radius;
+            if (below > 0)
+                least = fmin(least, below);
+        }
+    }
+    const mk_real thickness = 2 * (isfinite(least) ? least : 0) + 0.1 * (q->half + q->shape->radius);
     region_points rp;
     rp.count = 0;
     mk_vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = v3(-INFINITY, -INFINITY, -INFINITY);
@@ -1060,7 +1080,7 @@ static mk_status region_depth(mesh_query *q, mk_real thickness, mk_real *depth)
     *depth = INFINITY;
     for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
         if (k < 0 || rp.count + 9 > 9 * MESH_REGION_TRIANGLES) {
-            q->region_valid = 1, q->region = *depth, q->region_thickness = thickness;
+            q->region_valid = 1, q->region = *depth;
             return MK_OK;
         }
         for (int i = 0; i < 3; ++i) {
@@ -1076,7 +1096,7 @@ static mk_status region_depth(mesh_query *q, mk_real thickness, mk_real *depth)
         }
     }
     if (rp.count == 0) {
-        q->region_valid = 1, q->region = *depth, q->region_thickness = thickness;
+        q->region_valid = 1, q->region = *depth;
         return MK_OK;
     }
     mk_shape us;
@@ -1093,7 +1113,7 @@ static mk_status region_depth(mesh_query *q, mk_real thickness, mk_real *depth)
     *depth = 0;
     for (int i = 0; i < pr.count; ++i)
         *depth = fmax(*depth, pr.points[i].depth);
-    q->region_valid = 1, q->region = *depth, q->region_thickness = thickness;
+    q->region_valid = 1, q->region = *depth;
     return MK_OK;
 }
 
@@ -1171,7 +1191,7 @@ static mk_status ridge_limits(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3
         if (!nearer_convex_face(q, t, tv, p, c->depth))
             continue;
         mk_real cap;
-        const mk_status st = region_depth(q, 2 * (2 * fmax(plane_depth, 0) + q->half + q->shape->radius), &cap);
+        const mk_status st = region_depth(q, &cap);
         if (st != MK_OK)
             return st;
         hold_depth(&buf[i], p, cap);
