@@ -1041,9 +1041,10 @@ static mk_vec3 region_support(const void *data, mk_vec3 d)
 /* The shape's penetration depth in the region under the triangles in its
  * reach: the hull of those triangles, each extruded backwards by twice the
  * least depth of the shape below their planes (and a tenth of its half
- * size), and of the far corners of the triangles beside them (a user shape
- * over those points, about 10 kB on the stack; on a convex part of a
- * surface, inside the solid, and the solid there). INFINITY when more than
+ * size; less where that would cross the plane of a triangle in reach
+ * that has it wholly behind), and of the far corners of the triangles
+ * beside them (a user shape over those points, about 10 kB on the stack;
+ * on a convex part of a surface, inside the solid, and the solid there). INFINITY when more than
  * MESH_REGION_TRIANGLES are in reach. Kept for the query. Returns a
  * bad-input status, else MK_OK. */
 static mk_status region_depth(mesh_query *q, mk_real *depth)
@@ -1053,17 +1054,23 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
         return MK_OK;
     }
     const mk_mesh *m = q->mesh;
-    /* Thick enough that no way out through the far side is shorter than
-     * lifting the shape off the nearest of those planes it is below (on a
-     * convex part of the surface, a way out of the solid), and no thicker:
-     * a closed mesh's far side must not be reached. */
+    /* The triangles in reach, and the thickness: enough that no way out
+     * through the far side is shorter than lifting the shape off the
+     * nearest of their planes it is below (on a convex part of the
+     * surface, a way out of the solid), and no more: a closed mesh's far
+     * side must not be reached. */
+    int list[MESH_REGION_TRIANGLES], count = 0;
     mk_real least = INFINITY;
+    *depth = INFINITY;
     {
         int stack[MESH_STACK], sp = 1, t = -1, end = -1;
         stack[0] = 0;
         for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
-            if (k < 0)
-                break;
+            if (k < 0 || count == MESH_REGION_TRIANGLES) {
+                q->region_valid = 1, q->region = *depth;
+                return MK_OK;
+            }
+            list[count++] = k;
             const mk_vec3 N = m->normal[k];
             const mk_real below = v3_dot(N, m->vertices[m->tri[3 * k]]) - v3_dot(N, posed_support(q, v3_neg(N))) +
                                   q->shape->radius;
@@ -1075,18 +1082,31 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
     region_points rp;
     rp.count = 0;
     mk_vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = v3(-INFINITY, -INFINITY, -INFINITY);
-    int stack[MESH_STACK], sp = 1, t = -1, end = -1;
-    stack[0] = 0;
-    *depth = INFINITY;
-    for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
-        if (k < 0 || rp.count + 9 > 9 * MESH_REGION_TRIANGLES) {
-            q->region_valid = 1, q->region = *depth;
-            return MK_OK;
-        }
+    for (int a = 0; a < count; ++a) {
+        const int k = list[a];
+        const mk_vec3 N = m->normal[k];
         for (int i = 0; i < 3; ++i) {
-            const mk_vec3 v = m->vertices[m->tri[3 * k + i]], b = v3_madd(v, -thickness, m->normal[k]);
-            rp.p[rp.count++] = v, rp.p[rp.count++] = b;
-            lo = v3_lesser(lo, v3_lesser(v, b)), hi = v3_greater(hi, v3_greater(v, b));
+            const mk_vec3 v = m->vertices[m->tri[3 * k + i]];
+            /* pushed back along N, but not out through the plane of a
+             * triangle in reach that has this one wholly behind it (at a
+             * fold sharper than square, N leads out of the solid there) */
+            mk_real push = thickness;
+            for (int b = 0; b < count; ++b) {
+                const int j = list[b];
+                const mk_vec3 Nj = m->normal[j], vj = m->vertices[m->tri[3 * j]];
+                const mk_real toward = v3_dot(Nj, N);
+                if (j == k || !(toward < 0))
+                    continue;
+                const mk_real slack = MESH_EDGE_SLACK * m->info[j].longest;
+                int behind = 1;
+                for (int c = 0; c < 3 && behind; ++c)
+                    behind = v3_dot(Nj, v3_sub(m->vertices[m->tri[3 * k + c]], vj)) <= slack;
+                if (behind)
+                    push = fmin(push, fmax(v3_dot(Nj, v3_sub(vj, v)), 0) / -toward);
+            }
+            const mk_vec3 bv = v3_madd(v, -push, N);
+            rp.p[rp.count++] = v, rp.p[rp.count++] = bv;
+            lo = v3_lesser(lo, v3_lesser(v, bv)), hi = v3_greater(hi, v3_greater(v, bv));
             const int opp = m->opposite[3 * k + i];
             if (opp >= 0) {
                 const mk_vec3 o = m->vertices[opp];

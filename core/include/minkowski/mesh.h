@@ -75,13 +75,13 @@
  * the shape's penetration depth, rarely (tests/test_mesh.c
  * every_shape_on_a_convex_blob: 1 of 8,691 contacts past the patch's tie
  * at its committed seed; on 27 other blobs at MK_TEST_SCALE=10
- * (MK_TEST_SEED=61..76, 91, 92, 94..96, 2, 3, 11, 12, 41, 42), 0 to 99 of
- * some 85,000 per blob, 0 to 26 of them by more than 10% of the depth, the
- * worst 4.0 cm or 1.7 times the depth; on the blob of MK_TEST_SEED=93, 91
- * by more than 10%, up to 9.3 cm or 7.3 times, and that check fails
- * there): at a sharp corner a triangle's prism reaches outside the solid
- * and EPA's way out of the prism is taken for the corner's. And 73 to 109
- * of some 50,000 shapes per blob get no contact.
+ * (MK_TEST_SEED=61..76, 91, 92, 94..96, 2, 3, 11, 12, 41, 42), 0 to 33 of
+ * some 85,000 per blob, 0 to 11 of them by more than 10% of the depth, the
+ * worst 3.8 cm or 1.7 times the depth; on the blob of MK_TEST_SEED=93, 41
+ * by more than 10%, up to 9.3 cm or 7.3 times, right at that check's
+ * limit of one in 2,000): at a sharp corner a triangle's prism reaches
+ * outside the solid and EPA's way out of the prism is taken for the
+ * corner's. And 73 to 109 of some 50,000 shapes per blob get no contact.
  *
  * Under a concave edge, a shape's point whose feet on both faces' planes
  * fall beyond the edge (the valley's gap) is taken by a face it is behind
