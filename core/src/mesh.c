@@ -781,19 +781,13 @@ static mk_status plane_contacts(mesh_query *q, int t, const mk_vec3 tv[3], mk_ve
                    v3_dot(ti->across_w[k], v3_sub(v3_madd(p, -h2, ti->across[k]), tv[k])) > MESH_EDGE_SLACK * L;
             gap = 1;
         }
-        const mk_real depth = pr->points[i].depth;
-        mk_real room = INFINITY;
-        if (over && gap) {
-            sunk_info si;
+        sunk_info si = {1, INFINITY, p};
+        if (over && gap)
             over = point_sunk(q, p, t, &si);
-            room = si.wall;
-        }
         if (!over)
             continue;
-        if (depth > room) /* an open edge's wall nearer than this plane (point_sunk) */
-            buf[(*n)++] = (candidate){{v3_madd(p, 0.5 * room, N), N, room, t}, 0};
-        else
-            buf[(*n)++] = (candidate){{pr->points[i].position, N, depth, t}, 1};
+        buf[*n] = (candidate){{pr->points[i].position, N, pr->points[i].depth, t}, 1};
+        hold_depth(&buf[(*n)++], p, si.wall); /* an open edge's wall nearer than this plane */
     }
     return MK_OK;
 }
@@ -942,22 +936,40 @@ static int point_sunk(const mesh_query *q, mk_vec3 p, int tri, sunk_info *info)
     return hit;
 }
 
-/* The shape's contact patch against prism p (mk_collide_patch, the shape
- * as A): a bad-input status, else MK_OK with a budget status (a query at
- * its bound, its best estimate used) kept in q->budget. */
-static mk_status prism_patch(mesh_query *q, const prism *p, mk_contact_patch_result *pr)
+/* The shape's contact patch against `other` (mk_collide_patch, the shape
+ * as A, other posed in the mesh's frame): a bad-input status, else MK_OK
+ * with a budget status (a query at its bound, its best estimate used) kept
+ * in q->budget. */
+static mk_status shape_patch(mesh_query *q, const mk_shape *other, mk_contact_patch_result *pr)
 {
-    mk_shape ps;
-    mk_status st = mk_shape_hull(&ps, &p->h, 0);
-    if (st != MK_OK)
-        return st;
-    const mk_pair pair = {q->shape, q->xf, &ps, mk_transform_identity()};
-    st = mk_collide_patch(&pair, q->settings, NULL, MK_MANIFOLD_MAX_PATCH_POINTS, pr);
+    const mk_pair pair = {q->shape, q->xf, other, mk_transform_identity()};
+    const mk_status st = mk_collide_patch(&pair, q->settings, NULL, MK_MANIFOLD_MAX_PATCH_POINTS, pr);
     if (st >= MK_INVALID_INPUT)
         return st;
     if ((st == MK_GJK_MAX_ITER || st == MK_EPA_MAX_ITER || st == MK_EPA_FACE_BUDGET) && q->budget == MK_OK)
         q->budget = st;
     return MK_OK;
+}
+
+/* The same for prism p. */
+static mk_status prism_patch(mesh_query *q, const prism *p, mk_contact_patch_result *pr)
+{
+    mk_shape ps;
+    const mk_status st = mk_shape_hull(&ps, &p->h, 0);
+    return st != MK_OK ? st : shape_patch(q, &ps, pr);
+}
+
+/* The shape's penetration depth in `other`: the deepest point of its patch
+ * (which holds the signed distance's witness), 0 when it does not reach
+ * in. */
+static mk_status depth_in(mesh_query *q, const mk_shape *other, mk_real *depth)
+{
+    mk_contact_patch_result pr;
+    const mk_status st = shape_patch(q, other, &pr);
+    *depth = 0;
+    for (int i = 0; st == MK_OK && i < pr.count; ++i)
+        *depth = fmax(*depth, pr.points[i].depth);
+    return st;
 }
 
 /* The ridge over convex edge k of triangle t (corners tv): the
@@ -1004,14 +1016,9 @@ static mk_status ridge_depth(mesh_query *q, int t, int k, const mk_vec3 tv[3], m
         w[j] = v3_normalize_or(v3_cross(v3_sub(cv[(j + 1) % 3], cv[j]), X), v3(0, 0, 0));
     prism p;
     make_prism(&p, cv, X, w, e_hi - e_lo);
-    mk_contact_patch_result pr;
-    const mk_status st = prism_patch(q, &p, &pr);
-    if (st != MK_OK)
-        return st;
-    *depth = 0;
-    for (int i = 0; i < pr.count; ++i)
-        *depth = fmax(*depth, pr.points[i].depth);
-    return MK_OK;
+    mk_shape ps;
+    const mk_status st = mk_shape_hull(&ps, &p.h, 0);
+    return st != MK_OK ? st : depth_in(q, &ps, depth);
 }
 
 /* Triangles a region (region_depth) takes at most. */
@@ -1121,18 +1128,10 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
     }
     mk_shape us;
     mk_status st = mk_shape_user(&us, region_support, &rp, lo, hi, 0);
+    if (st == MK_OK)
+        st = depth_in(q, &us, depth);
     if (st != MK_OK)
         return st;
-    const mk_pair pair = {q->shape, q->xf, &us, mk_transform_identity()};
-    mk_contact_patch_result pr;
-    st = mk_collide_patch(&pair, q->settings, NULL, MK_MANIFOLD_MAX_PATCH_POINTS, &pr);
-    if (st >= MK_INVALID_INPUT)
-        return st;
-    if ((st == MK_GJK_MAX_ITER || st == MK_EPA_MAX_ITER || st == MK_EPA_FACE_BUDGET) && q->budget == MK_OK)
-        q->budget = st;
-    *depth = 0;
-    for (int i = 0; i < pr.count; ++i)
-        *depth = fmax(*depth, pr.points[i].depth);
     q->region_valid = 1, q->region = *depth;
     return MK_OK;
 }
