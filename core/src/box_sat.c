@@ -144,8 +144,9 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
      * products are the 2x2 minors R[i2][k] R[i1][j] - R[i1][k] R[i2][j]: zero
      * for k = j, of one magnitude for (k, j) and (j, k) (rounding to nearest
      * is symmetric in sign), so three per i give all nine, bit for bit. */
+    static const int next1[3] = {1, 2, 0}, next2[3] = {2, 0, 1};
     for (int i = 0; i < 3; ++i) {
-        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        const int i1 = next1[i], i2 = next2[i];
         const mk_real *r1 = R.m[i1], *r2 = R.m[i2];
         /* |minors| of the column pairs, a symmetric table with a zero diagonal */
         const mk_real m01 = fabs(r1[0] * -r2[1] + r2[0] * r1[1]);
@@ -161,22 +162,30 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
             }
             const mk_real ra = hA[i1] * fabs(l1) + hA[i2] * fabs(l2);
             const mk_real rb = hB[0] * am[0][j] + hB[1] * am[1][j] + hB[2] * am[2][j];
-            const mk_real o = (ra + rb - fabs(tt[i1] * l1 + tt[i2] * l2)) / len;
+            const mk_real raw = ra + rb - fabs(tt[i1] * l1 + tt[i2] * l2);
+            /* The division only for an axis that may be taken: raw / len
+             * below bar, the larger of gap_o and best_o - tie, tested as raw
+             * against bar times len with room for both roundings (1e-12
+             * relative), so an axis passing it is taken exactly as if every
+             * axis were divided, and none that would be taken fails it. */
+            const mk_real bar = (gap_o > best_o - tie ? gap_o : best_o - tie) * len;
+            if (!(raw <= bar + 1e-12 * fabs(bar)))
+                continue;
+            const mk_real o = raw / len;
             MK_SAT_TAKE(o, 6 + 3 * i + j, 0);
         }
     }
 #undef MK_SAT_TAKE
-    axis best = axis_of(best_k, best_o, c, e, t), gap = axis_of(gap_k, gap_o, c, e, t);
-    if (!isfinite(gap.overlap) || !isfinite(best.overlap))
+    if (!isfinite(gap_o) || !isfinite(best_o))
         return MK_BOX_SAT_NOT_DECIDED; /* cannot happen for validated inputs */
 
     /* Rounding of the overlaps (sums of a dozen products of magnitude up to
      * |t| + size). */
     const mk_real round = 64 * DBL_EPSILON * (v3_max_abs(t) + size);
-    if (gap.overlap < 0) {
-        mk_real margin = -gap.overlap - radius - reach - round;
+    if (gap_o < 0) {
+        mk_real margin = -gap_o - radius - reach - round;
         if (margin > 0) {
-            *apart_n = m3_mul(&xa->R, gap.n);
+            *apart_n = m3_mul(&xa->R, axis_of(gap_k, gap_o, c, e, t).n);
             *apart_margin = margin;
             return MK_BOX_SAT_APART;
         }
@@ -184,6 +193,7 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
     }
 
     /* Overlapping cores: depth and witnesses on the chosen axis. */
+    const axis best = axis_of(best_k, best_o, c, e, t);
     const mk_real depth = best.overlap;
     const mk_vec3 n = best.n;
     mk_vec3 pa, pb;
@@ -209,7 +219,7 @@ mk_box_sat_outcome mk_box_sat(const mk_pair *pair, mk_real reach, mk_signed_dist
     /* Bracket on the core depth: the chosen overlap is an upper bound (to its
      * rounding); the smallest evaluated one, less rounding and what a skipped
      * sliver axis could undercut, a lower bound. */
-    mk_real depth_lo = gap.overlap - round - (skipped ? 2 * MK_BOX_SAT_PARALLEL * (v3_max_abs(t) + size) : 0);
+    mk_real depth_lo = gap_o - round - (skipped ? 2 * MK_BOX_SAT_PARALLEL * (v3_max_abs(t) + size) : 0);
     if (depth_lo < 0)
         depth_lo = 0;
     const mk_vec3 nw = m3_mul(&xa->R, n);
