@@ -1941,11 +1941,12 @@ static int reduce(const cand_list *l, mk_vec3 n, mk_real scale, int cap, int idx
     if (diameter(l, &f, tie_area, &i0, &i1))
         k = spread_from(l, &f, tie_area, i0, i1, idx);
     mk_real chosen = -INFINITY, deepest = -INFINITY;
+    /* (v > m ? v : m is fmax from m = -inf on, without libm's call) */
     for (int q = 0; q < k; ++q)
-        chosen = fmax(chosen, -c[idx[q]].sep);
+        chosen = -c[idx[q]].sep > chosen ? -c[idx[q]].sep : chosen;
     for (int q = 0; q < cnt; ++q) {
         val[q] = -c[q].sep;
-        deepest = fmax(deepest, val[q]);
+        deepest = val[q] > deepest ? val[q] : deepest;
     }
     if (deepest > chosen + tie_len) {
         int id = pick_tied(c, val, 1, cnt, deepest, tie_len, -INFINITY);
