@@ -712,17 +712,19 @@ static mk_status collide_full(const mk_pair *pair, const mk_collide_settings *se
      * boxes' clip, whichever stage found the depth). */
     mk_shape box_a, box_b;
     mk_pair bp;
-    const int as_boxes = box_like && s.speculative >= 0 && inputs_ok(pair, &s) &&
-                         box_of(pair->a, &pair->xf_a, &box_a, &bp.xf_a) &&
-                         box_of(pair->b, &pair->xf_b, &box_b, &bp.xf_b);
+    const int as_boxes = box_like && s.speculative >= 0 && inputs_ok(pair, &s);
+    const int two_boxes = pair_ok && pair->a->type == MK_SHAPE_BOX && pair->b->type == MK_SHAPE_BOX;
+    const int hull_boxes = as_boxes && !two_boxes && box_of(pair->a, &pair->xf_a, &box_a, &bp.xf_a) &&
+                           box_of(pair->b, &pair->xf_b, &box_b, &bp.xf_b);
     bp.a = &box_a;
     bp.b = &box_b;
-    const mk_pair *points = as_boxes ? &bp : pair;
+    /* two boxes are their own pair (no copies) */
+    const mk_pair *points = hull_boxes ? &bp : pair;
     if (as_boxes && !cores_were_apart) {
         mk_signed_distance_result sd;
         mk_vec3 an;
         mk_real am;
-        switch (mk_box_sat(&bp, s.speculative, &sd, &an, &am)) {
+        switch (mk_box_sat(points, s.speculative, &sd, &an, &am)) {
         case MK_BOX_SAT_APART:
             oc->why.ok = 1;
             oc->why.n = an;

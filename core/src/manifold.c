@@ -897,8 +897,11 @@ static void plane_corner_tag(const polygon *ref, int i, int j, uint8_t *a, uint8
 
 /* Keep the part of in[0..n) with dist[q] <= 0 (one Sutherland-Hodgman pass
  * against side plane j of the reference; dist[q]: in[q]'s signed distance to
- * the plane, at any positive scale). Returns the new count (<= n + 1). */
-static int clip_pass(const clip_vertex *in, const mk_real *dist, int n, int j, const polygon *ref, clip_vertex *out)
+ * the plane, at any positive scale). Returns the new count (<= n + 1).
+ * Inlined into its two callers (the box pair's clip: 59 of its 5,762
+ * instructions, 2-3% of its time). */
+static inline __attribute__((always_inline)) int clip_pass(const clip_vertex *in, const mk_real *dist, int n, int j,
+                                                           const polygon *ref, clip_vertex *out)
 {
     int m = 0;
     for (int q = 0; q < n; ++q) {
