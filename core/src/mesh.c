@@ -116,6 +116,10 @@ typedef struct tri_info {
     mk_real longest;
     unsigned char kind[3];
     unsigned char all_flat;
+    /* a face sharing a corner turns more than square from this one (their
+     * normals' dot product below zero): the triangle's prism (face_contacts
+     * step 2) reaches out through that face's plane, outside a convex solid */
+    unsigned char sharp_ring;
 } tri_info;
 
 struct mk_mesh {
@@ -311,6 +315,32 @@ static int finish(mk_mesh *m)
                 (unsigned char)edge_kind(m, t, k, tv, N, ti->longest, &ti->limit[k], &ti->across[k], &ti->across_w[k]);
         ti->all_flat = ti->kind[0] == EDGE_FLAT && ti->kind[1] == EDGE_FLAT && ti->kind[2] == EDGE_FLAT;
     }
+    /* The faces at each vertex (a counting sort), then sharp_ring. */
+    const int nv = m->num_vertices;
+    int *at = calloc((size_t)nv + 1, sizeof *at), *faces = malloc(sizeof *faces * 3 * (size_t)(nt > 0 ? nt : 1));
+    if (!at || !faces) {
+        free(at), free(faces);
+        return 0;
+    }
+    for (int i = 0; i < 3 * nt; ++i)
+        ++at[m->tri[i] + 1];
+    for (int v = 0; v < nv; ++v)
+        at[v + 1] += at[v];
+    for (int i = 0; i < 3 * nt; ++i)
+        faces[at[m->tri[i]]++] = i / 3;
+    for (int v = nv; v > 0; --v) /* back to the starts */
+        at[v] = at[v - 1];
+    at[0] = 0;
+    for (int t = 0; t < nt; ++t) {
+        int sharp = 0;
+        for (int i = 0; i < 3 && !sharp; ++i) {
+            const int v = m->tri[3 * t + i];
+            for (int j = at[v]; j < at[v + 1] && !sharp; ++j)
+                sharp = v3_dot(m->normal[faces[j]], m->normal[t]) < 0;
+        }
+        m->info[t].sharp_ring = (unsigned char)sharp;
+    }
+    free(at), free(faces);
     return 1;
 }
 
@@ -1358,8 +1388,26 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
                  v3_dot(u, w[k]) > MESH_CONE_SLACK && fabs(v3_dot(u, d)) <= MESH_CONE_SLACK * v3_len(d);
         }
         if (ok) {
-            for (int i = 0; i < pr.count; ++i)
-                buf[(*n)++] = (candidate){{pr.points[i].position, u, pr.points[i].depth, t}, 0};
+            /* Where a face at a corner turns more than square from t, the
+             * prism reaches out past that face's plane, outside the solid,
+             * and EPA's way out through its side can be longer than any
+             * way out of the solid (a box 3.4 cm into a convex blob's
+             * corner got contacts 9.5 cm deep, boxes_deep_in_blobs): a
+             * point nearer the plane of a face that has t wholly behind
+             * than its depth is held to the region's depth, as the plane's
+             * points are (ridge_limits). */
+            for (int i = 0; i < pr.count; ++i) {
+                candidate *cd = &buf[(*n)++];
+                *cd = (candidate){{pr.points[i].position, u, pr.points[i].depth, t}, 0};
+                const mk_vec3 sp = pr.points[i].point_a;
+                if (ti->sharp_ring && cd->c.depth > 0 && nearer_convex_face(q, t, tv, sp, cd->c.depth)) {
+                    mk_real cap;
+                    st = region_depth(q, &cap);
+                    if (st != MK_OK)
+                        return st;
+                    hold_depth(cd, sp, cap);
+                }
+            }
             return MK_OK;
         }
     }
