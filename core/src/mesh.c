@@ -1168,8 +1168,9 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
 
 /* Whether point p, depth below triangle t's plane (corners tv), is nearer
  * the plane of another triangle in reach that has t wholly behind it (to
- * MESH_EDGE_SLACK): on a convex part of the surface, that face is nearer
- * and the depth below t's plane overstates how far p is in. */
+ * MESH_EDGE_SLACK), or in front of it: on a convex part of the surface,
+ * that face is nearer, or p is outside, and the depth below t's plane
+ * overstates how far p is in. */
 static int nearer_convex_face(const mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3 p, mk_real depth)
 {
     const mk_mesh *m = q->mesh;
@@ -1182,7 +1183,7 @@ static int nearer_convex_face(const mesh_query *q, int t, const mk_vec3 tv[3], m
             continue;
         const mk_vec3 Nk = m->normal[k], v = m->vertices[m->tri[3 * k]];
         const mk_real dk = v3_dot(Nk, v3_sub(v, p));
-        if (!(dk >= 0 && dk < depth - MESH_DEPTH_TIE * q->half))
+        if (!(dk < depth - MESH_DEPTH_TIE * q->half))
             continue;
         const mk_real slack = MESH_EDGE_SLACK * m->info[k].longest;
         if (v3_dot(Nk, v3_sub(tv[0], v)) <= slack && v3_dot(Nk, v3_sub(tv[1], v)) <= slack &&
@@ -1190,6 +1191,29 @@ static int nearer_convex_face(const mesh_query *q, int t, const mk_vec3 tv[3], m
             return 1;
     }
     return 0;
+}
+
+/* Contacts buf[first .. n) of triangle t (corners tv) whose shape point is
+ * nearer the plane of a face that has t wholly behind it (a neighbour
+ * across a convex edge, or a convex corner's other faces) than their depth:
+ * held to the region's depth, which on a convex part of the surface any
+ * way out must pay. Returns a bad-input status, else MK_OK. */
+static mk_status region_holds(mesh_query *q, int t, const mk_vec3 tv[3], int first, candidate *buf, int n)
+{
+    for (int i = first; i < n; ++i) {
+        mk_mesh_contact *c = &buf[i].c;
+        if (!(c->depth > 0))
+            continue;
+        const mk_vec3 p = v3_madd(c->position, -0.5 * c->depth, c->normal);
+        if (!nearer_convex_face(q, t, tv, p, c->depth))
+            continue;
+        mk_real cap;
+        const mk_status st = region_depth(q, &cap);
+        if (st != MK_OK)
+            return st;
+        hold_depth(&buf[i], p, cap);
+    }
+    return MK_OK;
 }
 
 /* The plane's contacts buf[first .. n) of triangle t, answering for a push
@@ -1205,7 +1229,7 @@ static int nearer_convex_face(const mesh_query *q, int t, const mk_vec3 tv[3], m
  * (the neighbour, or a corner's other faces) is held to the shape's depth
  * in the region under the triangles in reach (region_depth), which on a
  * convex part of the surface any way out must pay (a box 0.14 into a
- * convex blob's corner got contacts 0.21 deep, boxes_deep_in_blobs). */
+ * convex blob's corner got contacts 0.21 deep, shapes_deep_in_blobs). */
 static mk_status ridge_limits(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3 N, mk_real plane_depth, int first,
                               candidate *buf, int n)
 {
@@ -1229,23 +1253,7 @@ static mk_status ridge_limits(mesh_query *q, int t, const mk_vec3 tv[3], mk_vec3
             hold_depth(&buf[i], p, cap);
         }
     }
-    /* Nearer a face that has t wholly behind its plane (a neighbour across
-     * a convex edge, or a convex corner's other faces): held to the
-     * region's depth. */
-    for (int i = first; i < n; ++i) {
-        mk_mesh_contact *c = &buf[i].c;
-        if (!(c->depth > 0))
-            continue;
-        const mk_vec3 p = v3_madd(c->position, -0.5 * c->depth, N);
-        if (!nearer_convex_face(q, t, tv, p, c->depth))
-            continue;
-        mk_real cap;
-        const mk_status st = region_depth(q, &cap);
-        if (st != MK_OK)
-            return st;
-        hold_depth(&buf[i], p, cap);
-    }
-    return MK_OK;
+    return region_holds(q, t, tv, first, buf, n);
 }
 
 /* Adds the contacts of triangle t, met from its front (mesh frame), to
@@ -1392,29 +1400,19 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
              * prism reaches out past that face's plane, outside the solid,
              * and EPA's way out through its side can be longer than any
              * way out of the solid (a box 3.4 cm into a convex blob's
-             * corner got contacts 9.5 cm deep, boxes_deep_in_blobs): a
-             * point nearer the plane of a face that has t wholly behind
-             * than its depth is held to the region's depth, as the plane's
-             * points are (ridge_limits). */
-            for (int i = 0; i < pr.count; ++i) {
-                candidate *cd = &buf[(*n)++];
-                *cd = (candidate){{pr.points[i].position, u, pr.points[i].depth, t}, 0};
-                const mk_vec3 sp = pr.points[i].point_a;
-                if (ti->sharp_ring && cd->c.depth > 0 && nearer_convex_face(q, t, tv, sp, cd->c.depth)) {
-                    mk_real cap;
-                    st = region_depth(q, &cap);
-                    if (st != MK_OK)
-                        return st;
-                    hold_depth(cd, sp, cap);
-                }
-            }
-            return MK_OK;
+             * corner got contacts 9.5 cm deep, shapes_deep_in_blobs): held
+             * as the plane's points are (region_holds). */
+            const int mine = *n;
+            for (int i = 0; i < pr.count; ++i)
+                buf[(*n)++] = (candidate){{pr.points[i].position, u, pr.points[i].depth, t}, 0};
+            return ti->sharp_ring ? region_holds(q, t, tv, mine, buf, *n) : MK_OK;
         }
     }
     /* A face contact keeps the patch's points on the triangle's edges other
      * than flat ones (where the shape's feature crosses the mesh's border or
      * a crease: corners of the contact region); points on flat edges are
      * where the tessellation cut the region, no corners of it. */
+    const int mine = *n;
     if (face)
         for (int i = 0; i < pr.count; ++i) {
             const mk_vec3 foot = pr.points[i].point_b;
@@ -1426,8 +1424,10 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
         }
     const int first = *n;
     st = plane_contacts(q, t, tv, N, plane, w, L, buf, n);
-    if (st != MK_OK || face)
+    if (st != MK_OK)
         return st;
+    if (face)
+        return ti->sharp_ring ? region_holds(q, t, tv, mine, buf, *n) : MK_OK;
     return ridge_limits(q, t, tv, N, depth, first, buf, *n);
 }
 
