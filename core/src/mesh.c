@@ -1176,7 +1176,11 @@ static int nearer_convex_face(const mesh_query *q, int t, const mk_vec3 tv[3], m
     const mk_mesh *m = q->mesh;
     int stack[MESH_STACK], sp = 1, at = -1, end = -1;
     stack[0] = 0;
-    for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &at, &end)) != -1;) {
+    /* the shape's reach, and every triangle within `depth` of p (the foot of
+     * a nearer plane lies on its face when p is inside a convex part) */
+    const mk_vec3 r = v3(depth, depth, depth);
+    const mk_vec3 lo = v3_lesser(q->lo, v3_sub(p, r)), hi = v3_greater(q->hi, v3_add(p, r));
+    for (int k; (k = next_triangle(m, lo, hi, stack, &sp, &at, &end)) != -1;) {
         if (k < 0)
             return 0;
         if (k == t)

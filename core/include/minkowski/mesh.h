@@ -71,21 +71,19 @@
  * than 1% short, by up to 0.47 m, each with its penetration depth at
  * least 0.18 of its half size; none without a contact).
  *
- * Known defect: on a closed convex mesh a contact can still be deeper than
- * the shape's penetration depth, rarely (tests/test_mesh.c
- * every_shape_on_a_convex_blob: 1 of 8,691 contacts past the patch's tie at
- * its committed seed; on 28 blobs at MK_TEST_SCALE=10 (MK_TEST_SEED=61..76,
- * 91..96, 2, 3, 11, 12, 41, 42), 0 to 3 of some 85,000 per blob; 3 in all by
- * more than 10% of the depth, the worst 2.6 cm or 1.14 times the depth, each
- * a cone 16 to 18 cm in, a face's own contact at the depth below its plane,
- * its point inside the solid and as far from another face's plane as the
- * cone is in; why no hold takes it is not known yet). At a sharp corner a
- * triangle's prism reaches outside the solid; its contacts there (EPA's way
- * out through the prism's side, or the face's own) are held to the region's
- * depth where the point is nearer a face that has the triangle wholly
- * behind, or in front of it (before 2026-11-28, 76 contacts more than 10%
- * too deep on those blobs, 41 on one, the worst 9.3 cm). And 73 to 109 of
- * some 50,000 shapes per blob get no contact.
+ * On a closed convex mesh (a rock as a trimesh), at a sharp corner a
+ * triangle's prism (face_contacts) reaches outside the solid; its contacts
+ * there (EPA's way out through the prism's side, the face's own, the
+ * plane's) are held to the depth of the region under the triangles in the
+ * shape's reach where the shape's point is nearer the plane of a face
+ * that has the triangle wholly behind (any face within that distance of
+ * the point), or in front of it. On 28 blobs soaked at MK_TEST_SCALE=10
+ * (tests/test_mesh.c every_shape_on_a_convex_blob at MK_TEST_SEED=61..76,
+ * 91..96, 2, 3, 11, 12, 41, 42; some 85,000 contacts each) one contact in
+ * all is deeper than the shape's penetration depth by more than the
+ * patch's tie, by 1.7 mm or 1.02 times the depth (before 2026-11-28: 184,
+ * 76 of them by more than 10%, the worst 9.3 cm). 73 to 109 of some
+ * 50,000 shapes per blob get no contact.
  *
  * Under a concave edge, a shape's point whose feet on both faces' planes
  * fall beyond the edge (the valley's gap) is taken by a face it is behind
