@@ -724,6 +724,7 @@ typedef struct mesh_query {
     mk_status budget; /* MK_OK, or the first budget status met */
     int region_valid;   /* region_depth, once asked */
     mk_real region;
+    int met;            /* a triangle's prism met the shape (face_contacts step 2) */
 } mesh_query;
 
 /* Whether u lies in the cone of normals of the mesh's surface at vertex v:
@@ -1075,39 +1076,33 @@ static mk_vec3 region_support(const void *data, mk_vec3 d)
     return r->p[best];
 }
 
-/* The shape's penetration depth in the region under the triangles in its
- * reach: the hull of those triangles, each extruded backwards by twice the
- * least depth of the shape below their planes (and a tenth of its half
- * size; less where that would cross the plane of a triangle in reach
- * that has it wholly behind), and of the far corners of the triangles
- * beside them (a user shape over those points, about 10 kB on the stack;
- * on a convex part of a surface, inside the solid, and the solid there). INFINITY when more than
- * MESH_REGION_TRIANGLES are in reach. Kept for the query. Returns a
- * bad-input status, else MK_OK. */
-static mk_status region_depth(mesh_query *q, mk_real *depth)
+/* The region under the triangles in the shape's reach: the hull of those
+ * triangles, each extruded backwards by twice the least depth of the shape
+ * below their planes (and a tenth of its half size; less where that would
+ * cross the plane of a triangle in reach that has it wholly behind), and
+ * of the far corners of the triangles beside them (on a convex part of a
+ * surface, inside the solid, and the solid there). list[0 .. *count): the
+ * triangles; rp: the points, lo, hi their box. 0 when more than
+ * MESH_REGION_TRIANGLES are in reach (or the tree is deeper than its
+ * stack), else 1. */
+static int region_build(const mesh_query *q, int list[MESH_REGION_TRIANGLES], int *count, region_points *rp,
+                        mk_vec3 *lo, mk_vec3 *hi)
 {
-    if (q->region_valid) {
-        *depth = q->region;
-        return MK_OK;
-    }
     const mk_mesh *m = q->mesh;
     /* The triangles in reach, and the thickness: enough that no way out
      * through the far side is shorter than lifting the shape off the
      * nearest of their planes it is below (on a convex part of the
      * surface, a way out of the solid), and no more: a closed mesh's far
      * side must not be reached. */
-    int list[MESH_REGION_TRIANGLES], count = 0;
     mk_real least = INFINITY;
-    *depth = INFINITY;
+    *count = 0;
     {
         int stack[MESH_STACK], sp = 1, t = -1, end = -1;
         stack[0] = 0;
         for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
-            if (k < 0 || count == MESH_REGION_TRIANGLES) {
-                q->region_valid = 1, q->region = *depth;
-                return MK_OK;
-            }
-            list[count++] = k;
+            if (k < 0 || *count == MESH_REGION_TRIANGLES)
+                return 0;
+            list[(*count)++] = k;
             const mk_vec3 N = m->normal[k];
             const mk_real below = v3_dot(N, m->vertices[m->tri[3 * k]]) - v3_dot(N, posed_support(q, v3_neg(N))) +
                                   q->shape->radius;
@@ -1116,10 +1111,9 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
         }
     }
     const mk_real thickness = 2 * (isfinite(least) ? least : 0) + 0.1 * (q->half + q->shape->radius);
-    region_points rp;
-    rp.count = 0;
-    mk_vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = v3(-INFINITY, -INFINITY, -INFINITY);
-    for (int a = 0; a < count; ++a) {
+    rp->count = 0;
+    *lo = v3(INFINITY, INFINITY, INFINITY), *hi = v3(-INFINITY, -INFINITY, -INFINITY);
+    for (int a = 0; a < *count; ++a) {
         const int k = list[a];
         const mk_vec3 N = m->normal[k];
         for (int i = 0; i < 3; ++i) {
@@ -1128,7 +1122,7 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
              * triangle in reach that has this one wholly behind it (at a
              * fold sharper than square, N leads out of the solid there) */
             mk_real push = thickness;
-            for (int b = 0; b < count; ++b) {
+            for (int b = 0; b < *count; ++b) {
                 const int j = list[b];
                 const mk_vec3 Nj = m->normal[j], vj = m->vertices[m->tri[3 * j]];
                 const mk_real toward = v3_dot(Nj, N);
@@ -1142,27 +1136,86 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
                     push = fmin(push, fmax(v3_dot(Nj, v3_sub(vj, v)), 0) / -toward);
             }
             const mk_vec3 bv = v3_madd(v, -push, N);
-            rp.p[rp.count++] = v, rp.p[rp.count++] = bv;
-            lo = v3_lesser(lo, v3_lesser(v, bv)), hi = v3_greater(hi, v3_greater(v, bv));
+            rp->p[rp->count++] = v, rp->p[rp->count++] = bv;
+            *lo = v3_lesser(*lo, v3_lesser(v, bv)), *hi = v3_greater(*hi, v3_greater(v, bv));
             const int opp = m->opposite[3 * k + i];
             if (opp >= 0) {
                 const mk_vec3 o = m->vertices[opp];
-                rp.p[rp.count++] = o;
-                lo = v3_lesser(lo, o), hi = v3_greater(hi, o);
+                rp->p[rp->count++] = o;
+                *lo = v3_lesser(*lo, o), *hi = v3_greater(*hi, o);
             }
         }
     }
-    if (rp.count == 0) {
-        q->region_valid = 1, q->region = *depth;
+    return 1;
+}
+
+/* The shape's penetration depth in the region under the triangles in its
+ * reach (region_build; a user shape over its points, about 10 kB on the
+ * stack). INFINITY when more than MESH_REGION_TRIANGLES are in reach. Kept
+ * for the query. Returns a bad-input status, else MK_OK. */
+static mk_status region_depth(mesh_query *q, mk_real *depth)
+{
+    if (q->region_valid) {
+        *depth = q->region;
         return MK_OK;
     }
+    int list[MESH_REGION_TRIANGLES], count;
+    region_points rp;
+    mk_vec3 lo, hi;
+    *depth = INFINITY;
+    if (region_build(q, list, &count, &rp, &lo, &hi) && rp.count > 0) {
+        mk_shape us;
+        mk_status st = mk_shape_user(&us, region_support, &rp, lo, hi, 0);
+        if (st == MK_OK)
+            st = depth_in(q, &us, depth);
+        if (st != MK_OK)
+            return st;
+    }
+    q->region_valid = 1, q->region = *depth;
+    return MK_OK;
+}
+
+/* A shape in a convex part of the surface whose prisms it met but that no
+ * triangle answered for (a cylinder 19 cm into a convex blob's corner: its deepest rim lies over
+ * none of the small triangles there, whose planes then take no point, and
+ * EPA's normal on each triangle's prism lies in none of its edges' or
+ * corners' cones): when the triangles in reach make a convex patch (each
+ * has every other wholly behind its plane; the caller asks only when the
+ * filter passed them all), the region under them (region_build) lies inside the solid, and the shape's
+ * patch against it, with its normal, is the contact (no deeper than the
+ * shape is in). Each point is given the triangle in reach whose normal is
+ * nearest the contact's. Returns a bad-input status, else MK_OK. */
+static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
+{
+    const mk_mesh *m = q->mesh;
+    int list[MESH_REGION_TRIANGLES], count;
+    region_points rp;
+    mk_vec3 lo, hi;
+    if (!region_build(q, list, &count, &rp, &lo, &hi) || rp.count == 0)
+        return MK_OK;
+    for (int a = 0; a < count; ++a) {
+        const int k = list[a];
+        const mk_vec3 N = m->normal[k], v = m->vertices[m->tri[3 * k]];
+        const mk_real slack = MESH_EDGE_SLACK * m->info[k].longest;
+        for (int b = 0; b < count; ++b)
+            for (int c = 0; c < 3; ++c)
+                if (!(v3_dot(N, v3_sub(m->vertices[m->tri[3 * list[b] + c]], v)) <= slack))
+                    return MK_OK;
+    }
     mk_shape us;
+    mk_contact_patch_result pr;
     mk_status st = mk_shape_user(&us, region_support, &rp, lo, hi, 0);
     if (st == MK_OK)
-        st = depth_in(q, &us, depth);
+        st = shape_patch(q, &us, &pr);
     if (st != MK_OK)
         return st;
-    q->region_valid = 1, q->region = *depth;
+    const mk_vec3 u = v3_neg(pr.normal);
+    int best = list[0];
+    for (int a = 1; a < count; ++a)
+        if (v3_dot(m->normal[list[a]], u) > v3_dot(m->normal[best], u))
+            best = list[a];
+    for (int i = 0; i < pr.count; ++i)
+        buf[(*n)++] = (candidate){{pr.points[i].position, u, pr.points[i].depth, best}, 0};
     return MK_OK;
 }
 
@@ -1356,6 +1409,7 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
         return st;
     if (pr.count == 0)
         return MK_OK;
+    q->met = 1;
     /* 3. the normal's cone */
     const mk_vec3 u = v3_neg(pr.normal);
     const mk_real cu = v3_dot(u, N);
@@ -1580,7 +1634,7 @@ static mk_status query_begin(const mk_shape *shape, const mk_transform *xf, cons
     if (!isfinite(s->speculative))
         return MK_INVALID_INPUT;
     q->shape = shape, q->mesh = mesh, q->settings = s, q->budget = MK_OK;
-    q->plane_valid = 0, q->low_valid = 0, q->top_valid = 0, q->sunk = -1, q->region_valid = 0;
+    q->plane_valid = 0, q->low_valid = 0, q->top_valid = 0, q->sunk = -1, q->region_valid = 0, q->met = 0;
     q->xf.R = m3_tmul_m3(&mesh_xf->R, &xf->R);
     q->xf.p = m3_tmul(&mesh_xf->R, v3_sub(xf->p, mesh_xf->p));
     mk_vec3 c = v3(0, 0, 0);
@@ -1645,17 +1699,24 @@ mk_status mk_collide_mesh_filtered(const mk_shape *shape, const mk_transform *xf
     const mk_real tol = MESH_SAME_POINT * q.half;
     const mk_real tie = MESH_DEPTH_TIE * q.half;
     candidate buf[MESH_BUFFER + MESH_PER_TRIANGLE];
-    int n = 0;
+    int n = 0, rejected = 0;
     int stack[MESH_STACK], sp = 1, t = -1, end = -1;
     stack[0] = 0;
     for (int k; (k = next_triangle(mesh, lo, hi, stack, &sp, &t, &end)) != -1;) {
         if (k < 0)
             return MK_INVALID_INPUT;
-        if (filter && !filter(user, mesh->source[k]))
+        if (filter && !filter(user, mesh->source[k])) {
+            rejected = 1;
             continue;
+        }
         if (n > MESH_BUFFER)
             n = reduce_contacts(buf, n, MESH_BUFFER / 2, tol, tie);
         const mk_status st = triangle_contacts(&q, k, buf, &n);
+        if (st != MK_OK)
+            return st;
+    }
+    if (n == 0 && q.met && !rejected) {
+        const mk_status st = region_contacts(&q, buf, &n);
         if (st != MK_OK)
             return st;
     }
