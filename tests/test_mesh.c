@@ -1320,7 +1320,7 @@ START_TEST(shapes_deep_at_a_crest)
 }
 END_TEST
 
-/* Eight shapes deep in four convex blobs (hulls of 40 points on an ellipsoid
+/* Nine shapes deep in four convex blobs (hulls of 40 points on an ellipsoid
  * 4 x 3.2 x 2.4, fanned into triangles) that got contacts deeper than they
  * are in:
  *  - a flat box 0.14 in at a corner where faces meet that are not
@@ -1372,7 +1372,12 @@ END_TEST
  *    on each one's prism lay in no edge's or corner's cone. A shape whose
  *    prisms met it and that got no contact from any triangle now gets the
  *    region's answer where the triangles in reach make a convex patch
- *    (region_contacts): here 0.18945 deep, its depth. */
+ *    (region_contacts): here 0.18945 deep, its depth;
+ *  - a rounded box 17.7 cm into the same blob (its rounded box #12491)
+ *    whose deepest contact was 6.9 mm deep: its triangles' planes took only
+ *    shallow points, and the prisms' deeper answers were turned down (no
+ *    edge's or corner's cone held their normals). The region's answer now
+ *    joins when a turned-down answer is deeper than every contact. */
 START_TEST(shapes_deep_in_blobs)
 {
     static const mk_vec3 kPts[4][40] = {
@@ -1541,17 +1546,19 @@ START_TEST(shapes_deep_in_blobs)
          {0.18385725793455224, 0.51019279639505377, -1.1319955191137829},
          {0.12286344202813761, -1.2031015016301267, -0.78763773957118433}}};
     /* shape b lies on blob blob_of[b]: boxes 0-3, cones 4-6 (radius, half
-     * height, rounding), a cylinder (its radius, half height) */
-    const int blob_of[8] = {0, 1, 2, 2, 2, 2, 3, 2};
+     * height, rounding), a cylinder (its radius, half height), a rounded box */
+    const int blob_of[9] = {0, 1, 2, 2, 2, 2, 3, 2, 2};
     const double cylinder[2] = {0.2457885523636964, 0.19732193353250208};
     const double cones[3][3] = {{0.2210420394141536, 0.11696735446524928, 0},
                                 {0.12737939921509175, 0.23231040429783967, 0.075717689131298213},
                                 {0.085320360716213198, 0.24852689837921527, 0}};
-    const mk_vec3 halves[4] = {{0.020260630859548517, 0.41444347983944424, 0.22985048602417102},
+    const mk_vec3 halves[5] = {{0.020260630859548517, 0.41444347983944424, 0.22985048602417102},
                                {0.021981387198493216, 0.43727928388873138, 0.13779885355193774},
                                {0.38658915412464789, 0.10459419807296252, 0.28389870316972066},
-                               {0.086993946190226309, 0.42476696037236716, 0.39397324291408942}};
-    const mk_transform poses[8] = {
+                               {0.086993946190226309, 0.42476696037236716, 0.39397324291408942},
+                               {0.32566064694646524, 0.44043955008020835, 0.23597131238594349}};
+    const double rounding8 = 0.017887324272944535;
+    const mk_transform poses[9] = {
         {{{{-0.30515684540903854, 0.73782404198068874, 0.60207556234685622},
             {0.92293786133957756, 0.073349018579808245, 0.3778963159112636},
             {0.23465933564623168, 0.67099597953240964, -0.70334869847424297}}},
@@ -1583,10 +1590,14 @@ START_TEST(shapes_deep_in_blobs)
         {{{{0.4080942407128525, 0.89113503014640383, 0.19833670548581872},
             {0.78021046558839324, -0.45324348485480503, 0.43109392575518296},
             {0.47405771809279007, -0.021182574976625623, -0.8802389325825215}}},
-          {0.2219319832213299, -0.79586963467347371, 1.0342085363889297}}};
+          {0.2219319832213299, -0.79586963467347371, 1.0342085363889297}},
+        {{{{0.57664940408722365, -0.44648371994452152, -0.68419862071649329},
+            {-0.80911819898723358, -0.19611408867122604, -0.55395577828226494},
+            {0.11315124760030337, 0.87303582518082068, -0.47434717572400298}}},
+          {0.93976330863713153, 1.5759558933117863, -0.021465595715107377}}};
     static unsigned char ws[1 << 16];
     ck_assert_uint_ge(sizeof ws, mk_epa_workspace_size(mk_epa_default_settings().max_iterations));
-    for (int b = 0; b < 8; ++b) {
+    for (int b = 0; b < 9; ++b) {
         mk_hull *h = NULL;
         ck_assert_int_eq(mk_hull_create(kPts[blob_of[b]], 40, &h), MK_OK);
         soup fan = hull_soup(h);
@@ -1596,8 +1607,10 @@ START_TEST(shapes_deep_in_blobs)
             ck_assert_int_eq(mk_shape_box(&shape, halves[b], 0), MK_OK);
         else if (b < 7)
             ck_assert_int_eq(mk_shape_cone(&shape, cones[b - 4][0], cones[b - 4][1], cones[b - 4][2]), MK_OK);
-        else
+        else if (b == 7)
             ck_assert_int_eq(mk_shape_cylinder(&shape, cylinder[0], cylinder[1], 0), MK_OK);
+        else
+            ck_assert_int_eq(mk_shape_box(&shape, halves[4], rounding8), MK_OK);
         mk_shape_hull(&blob, h, 0);
         const mk_pair pair = {&shape, poses[b], &blob, kIdentity};
         mk_signed_distance_result sd;
@@ -1613,8 +1626,8 @@ START_TEST(shapes_deep_in_blobs)
                           c[k].depth, -sd.distance);
             deepest = fmax(deepest, c[k].depth);
         }
-        if (b == 7) /* the region's answer: its depth, within 1% */
-            ck_assert_msg(deepest >= 0.99 * -sd.distance, "shape 7: deepest %.9g, the shape %.9g", deepest,
+        if (b >= 7) /* the region's answer: its depth, within 1% */
+            ck_assert_msg(deepest >= 0.99 * -sd.distance, "shape %d: deepest %.9g, the shape %.9g", b, deepest,
                           -sd.distance);
         mk_mesh_destroy(m);
         soup_free(&fan);

@@ -725,6 +725,7 @@ typedef struct mesh_query {
     int region_valid;   /* region_depth, once asked */
     mk_real region;
     int met;            /* a triangle's prism met the shape (face_contacts step 2) */
+    mk_real turned_down; /* the deepest point of a prism's patch whose normal no edge or corner took */
 } mesh_query;
 
 /* Whether u lies in the cone of normals of the mesh's surface at vertex v:
@@ -1176,7 +1177,9 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
 }
 
 /* A shape in a convex part of the surface whose prisms it met but that no
- * triangle answered for (a cylinder 19 cm into a convex blob's corner: its deepest rim lies over
+ * triangle answered for, or none as deep as a prism's answer it turned
+ * down (a rounded box 17.7 cm into a blob, its deepest contact 6.9 mm,
+ * shapes_deep_in_blobs), or (a cylinder 19 cm into a convex blob's corner: its deepest rim lies over
  * none of the small triangles there, whose planes then take no point, and
  * EPA's normal on each triangle's prism lies in none of its edges' or
  * corners' cones): when the triangles in reach make a convex patch (each
@@ -1188,11 +1191,17 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
 static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
 {
     const mk_mesh *m = q->mesh;
-    int list[MESH_REGION_TRIANGLES], count;
-    region_points rp;
-    mk_vec3 lo, hi;
-    if (!region_build(q, list, &count, &rp, &lo, &hi) || rp.count == 0)
-        return MK_OK;
+    int list[MESH_REGION_TRIANGLES], count = 0;
+    {
+        int stack[MESH_STACK], sp = 1, t = -1, end = -1;
+        stack[0] = 0;
+        for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
+            if (k < 0 || count == MESH_REGION_TRIANGLES)
+                return MK_OK;
+            list[count++] = k;
+        }
+    }
+    /* the convex patch first (most terrains fail it at once) */
     for (int a = 0; a < count; ++a) {
         const int k = list[a];
         const mk_vec3 N = m->normal[k], v = m->vertices[m->tri[3 * k]];
@@ -1202,6 +1211,10 @@ static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
                 if (!(v3_dot(N, v3_sub(m->vertices[m->tri[3 * list[b] + c]], v)) <= slack))
                     return MK_OK;
     }
+    region_points rp;
+    mk_vec3 lo, hi;
+    if (!region_build(q, list, &count, &rp, &lo, &hi) || rp.count == 0)
+        return MK_OK;
     mk_shape us;
     mk_contact_patch_result pr;
     mk_status st = mk_shape_user(&us, region_support, &rp, lo, hi, 0);
@@ -1465,6 +1478,7 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
                 buf[(*n)++] = (candidate){{pr.points[i].position, u, pr.points[i].depth, t}, 0};
             return ti->sharp_ring ? region_holds(q, t, tv, mine, buf, *n) : MK_OK;
         }
+        q->turned_down = greater(q->turned_down, pr.points[deepest].depth);
     }
     /* A face contact keeps the patch's points on the triangle's edges other
      * than flat ones (where the shape's feature crosses the mesh's border or
@@ -1635,6 +1649,7 @@ static mk_status query_begin(const mk_shape *shape, const mk_transform *xf, cons
         return MK_INVALID_INPUT;
     q->shape = shape, q->mesh = mesh, q->settings = s, q->budget = MK_OK;
     q->plane_valid = 0, q->low_valid = 0, q->top_valid = 0, q->sunk = -1, q->region_valid = 0, q->met = 0;
+    q->turned_down = -INFINITY;
     q->xf.R = m3_tmul_m3(&mesh_xf->R, &xf->R);
     q->xf.p = m3_tmul(&mesh_xf->R, v3_sub(xf->p, mesh_xf->p));
     mk_vec3 c = v3(0, 0, 0);
@@ -1715,7 +1730,14 @@ mk_status mk_collide_mesh_filtered(const mk_shape *shape, const mk_transform *xf
         if (st != MK_OK)
             return st;
     }
-    if (n == 0 && q.met && !rejected) {
+    /* No contact, or none as deep as a prism's turned-down answer: the
+     * region's, where it stands for the solid (region_contacts). */
+    mk_real deepest = -INFINITY;
+    for (int i = 0; i < n; ++i)
+        deepest = greater(deepest, buf[i].c.depth);
+    if (((n == 0 && q.met) || q.turned_down > deepest + 0.01 * fabs(deepest) + tie) && !rejected) {
+        if (n > MESH_BUFFER)
+            n = reduce_contacts(buf, n, MESH_BUFFER / 2, tol, tie);
         const mk_status st = region_contacts(&q, buf, &n);
         if (st != MK_OK)
             return st;
