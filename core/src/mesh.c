@@ -1077,44 +1077,49 @@ static mk_vec3 region_support(const void *data, mk_vec3 d)
     return r->p[best];
 }
 
-/* The region under the triangles in the shape's reach: the hull of those
- * triangles, each extruded backwards by twice the least depth of the shape
- * below their planes (and a tenth of its half size; less where that would
- * cross the plane of a triangle in reach that has it wholly behind), and
- * of the far corners of the triangles beside them (on a convex part of a
- * surface, inside the solid, and the solid there). list[0 .. *count): the
- * triangles; rp: the points, lo, hi their box. 0 when more than
- * MESH_REGION_TRIANGLES are in reach (or the tree is deeper than its
+/* The triangles in the shape's reach (its box) into list[0 .. *count); 0
+ * when more than MESH_REGION_TRIANGLES are (or the tree is deeper than its
  * stack), else 1. */
-static int region_build(const mesh_query *q, int list[MESH_REGION_TRIANGLES], int *count, region_points *rp,
-                        mk_vec3 *lo, mk_vec3 *hi)
+static int reach_list(const mesh_query *q, int list[MESH_REGION_TRIANGLES], int *count)
+{
+    int stack[MESH_STACK], sp = 1, t = -1, end = -1;
+    stack[0] = 0;
+    *count = 0;
+    for (int k; (k = next_triangle(q->mesh, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
+        if (k < 0 || *count == MESH_REGION_TRIANGLES)
+            return 0;
+        list[(*count)++] = k;
+    }
+    return 1;
+}
+
+/* The region under the triangles list[0 .. count) in the shape's reach
+ * (reach_list): the hull of those triangles, each extruded backwards by
+ * twice the least depth of the shape below their planes (and a tenth of
+ * its half size; less where that would cross the plane of a triangle in
+ * reach that has it wholly behind), and of the far corners of the
+ * triangles beside them (on a convex part of a surface, inside the solid,
+ * and the solid there): rp the points, lo, hi their box. */
+static void region_build(const mesh_query *q, const int *list, int count, region_points *rp, mk_vec3 *lo,
+                         mk_vec3 *hi)
 {
     const mk_mesh *m = q->mesh;
-    /* The triangles in reach, and the thickness: enough that no way out
-     * through the far side is shorter than lifting the shape off the
-     * nearest of their planes it is below (on a convex part of the
-     * surface, a way out of the solid), and no more: a closed mesh's far
-     * side must not be reached. */
+    /* The thickness: enough that no way out through the far side is
+     * shorter than lifting the shape off the nearest of the planes it is
+     * below (on a convex part of the surface, a way out of the solid), and
+     * no more: a closed mesh's far side must not be reached. */
     mk_real least = INFINITY;
-    *count = 0;
-    {
-        int stack[MESH_STACK], sp = 1, t = -1, end = -1;
-        stack[0] = 0;
-        for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
-            if (k < 0 || *count == MESH_REGION_TRIANGLES)
-                return 0;
-            list[(*count)++] = k;
-            const mk_vec3 N = m->normal[k];
-            const mk_real below = v3_dot(N, m->vertices[m->tri[3 * k]]) - v3_dot(N, posed_support(q, v3_neg(N))) +
-                                  q->shape->radius;
-            if (below > 0)
-                least = fmin(least, below);
-        }
+    for (int a = 0; a < count; ++a) {
+        const mk_vec3 N = m->normal[list[a]];
+        const mk_real below = v3_dot(N, m->vertices[m->tri[3 * list[a]]]) -
+                              v3_dot(N, posed_support(q, v3_neg(N))) + q->shape->radius;
+        if (below > 0)
+            least = fmin(least, below);
     }
     const mk_real thickness = 2 * (isfinite(least) ? least : 0) + 0.1 * (q->half + q->shape->radius);
     rp->count = 0;
     *lo = v3(INFINITY, INFINITY, INFINITY), *hi = v3(-INFINITY, -INFINITY, -INFINITY);
-    for (int a = 0; a < *count; ++a) {
+    for (int a = 0; a < count; ++a) {
         const int k = list[a];
         const mk_vec3 N = m->normal[k];
         for (int i = 0; i < 3; ++i) {
@@ -1123,7 +1128,7 @@ static int region_build(const mesh_query *q, int list[MESH_REGION_TRIANGLES], in
              * triangle in reach that has this one wholly behind it (at a
              * fold sharper than square, N leads out of the solid there) */
             mk_real push = thickness;
-            for (int b = 0; b < *count; ++b) {
+            for (int b = 0; b < count; ++b) {
                 const int j = list[b];
                 const mk_vec3 Nj = m->normal[j], vj = m->vertices[m->tri[3 * j]];
                 const mk_real toward = v3_dot(Nj, N);
@@ -1147,7 +1152,6 @@ static int region_build(const mesh_query *q, int list[MESH_REGION_TRIANGLES], in
             }
         }
     }
-    return 1;
 }
 
 /* The shape's penetration depth in the region under the triangles in its
@@ -1164,7 +1168,8 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
     region_points rp;
     mk_vec3 lo, hi;
     *depth = INFINITY;
-    if (region_build(q, list, &count, &rp, &lo, &hi) && rp.count > 0) {
+    if (reach_list(q, list, &count) && count > 0) {
+        region_build(q, list, count, &rp, &lo, &hi);
         mk_shape us;
         mk_status st = mk_shape_user(&us, region_support, &rp, lo, hi, 0);
         if (st == MK_OK)
@@ -1176,31 +1181,26 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
     return MK_OK;
 }
 
-/* A shape in a convex part of the surface whose prisms it met but that no
- * triangle answered for, or none as deep as a prism's answer it turned
- * down (a rounded box 17.7 cm into a blob, its deepest contact 6.9 mm,
- * shapes_deep_in_blobs), or (a cylinder 19 cm into a convex blob's corner: its deepest rim lies over
- * none of the small triangles there, whose planes then take no point, and
- * EPA's normal on each triangle's prism lies in none of its edges' or
- * corners' cones): when the triangles in reach make a convex patch (each
- * has every other wholly behind its plane; the caller asks only when the
- * filter passed them all), the region under them (region_build) lies inside the solid, and the shape's
- * patch against it, with its normal, is the contact (no deeper than the
- * shape is in). Each point is given the triangle in reach whose normal is
- * nearest the contact's. Returns a bad-input status, else MK_OK. */
+/* The region's own answer, for a shape in a convex part of the surface
+ * whose prisms it met but that no triangle answered for, or none as deep
+ * as a prism's answer turned down (face_contacts step 3): a cylinder 19 cm
+ * into a convex blob's corner got no contact (its deepest rim lies over
+ * none of the small triangles there, so their planes take no point, and
+ * EPA's normal on each prism lies in no edge's or corner's cone), a
+ * rounded box 17.7 cm in one 6.9 mm deep (shapes_deep_in_blobs). When the
+ * triangles in reach make a convex patch (each has every other wholly
+ * behind its plane; the caller asks only when the filter passed them all),
+ * the region under them (region_build) lies inside the solid, and the
+ * shape's patch against it, with its normal, joins the contacts (no
+ * deeper than the shape is in). Each point is given the triangle in reach
+ * whose normal is nearest the contact's. Returns a bad-input status, else
+ * MK_OK. */
 static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
 {
     const mk_mesh *m = q->mesh;
-    int list[MESH_REGION_TRIANGLES], count = 0;
-    {
-        int stack[MESH_STACK], sp = 1, t = -1, end = -1;
-        stack[0] = 0;
-        for (int k; (k = next_triangle(m, q->lo, q->hi, stack, &sp, &t, &end)) != -1;) {
-            if (k < 0 || count == MESH_REGION_TRIANGLES)
-                return MK_OK;
-            list[count++] = k;
-        }
-    }
+    int list[MESH_REGION_TRIANGLES], count;
+    if (!reach_list(q, list, &count) || count == 0)
+        return MK_OK;
     /* the convex patch first (most terrains fail it at once) */
     for (int a = 0; a < count; ++a) {
         const int k = list[a];
@@ -1213,8 +1213,7 @@ static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
     }
     region_points rp;
     mk_vec3 lo, hi;
-    if (!region_build(q, list, &count, &rp, &lo, &hi) || rp.count == 0)
-        return MK_OK;
+    region_build(q, list, count, &rp, &lo, &hi);
     mk_shape us;
     mk_contact_patch_result pr;
     mk_status st = mk_shape_user(&us, region_support, &rp, lo, hi, 0);
