@@ -1038,8 +1038,10 @@ START_TEST(a_box_reaching_over_a_ridge)
     const mk_mesh *m = g.mesh;
     const mk_vec3 nl = g.nl, nr = g.nr;
     /* Two poses a search found getting no contact before (of 500,000 random ones, 5 did): a long
-     * flat box over the crest, its centre over the near face, its far end 6 and 11 cm into the far one */
-    static const double kFixed[2][15] = {
+     * flat box over the crest, its centre over the near face, its far end 6 and 11 cm into the far one;
+     * and a box 20 cm in (#5336 at MK_TEST_SEED=63 MK_TEST_SCALE=10) whose contacts from the region's
+     * patch (region_contacts) had a point 15 cm outside the far face's plane */
+    static const double kFixed[3][15] = {
         {0.45510149885193796, 0.13217023087762919, 0.029343497045821558, -0.1019731005148718, -0.11598567530093076,
          0.14033977662466671, -0.54779525618845426, -0.24201952150549749, -0.80084137537197475,
          -0.19148119206455128, 0.96810322482009548, -0.16158929165780175, 0.8144048811144029, 0.064828213789844186,
@@ -1047,8 +1049,11 @@ START_TEST(a_box_reaching_over_a_ridge)
         {0.48743189735550174, 0.078403828893538571, 0.085081165207646012, -0.02081106483421602, -0.16734881455014161,
          0.01631109068576278, -0.50382740083011646, -0.15454809947113313, -0.84986636309635755,
          -0.40180653549287426, 0.91287405200703564, 0.072197459840838918, 0.76466297033920949, 0.37785691752582318,
-         -0.52202939732346554}};
-    for (int f = 0; f < 2; ++f) {
+         -0.52202939732346554},
+        {0.28500693279912465, 0.076371978027372403, 0.2830421133676268, 0.090324180289283018, -0.3670984697611821,
+         -0.024812074659868046, 0.90675363288157063, 0.27036439377424265, 0.3235752521982484, -0.26086687584469198,
+         -0.2432055395083752, 0.93423741021191731, 0.33127982483559698, -0.93153323082514161, -0.14999839174261087}};
+    for (int f = 0; f < 3; ++f) {
         const double *x = kFixed[f];
         mk_shape box;
         mk_shape_box(&box, v3(x[0], x[1], x[2]), 0);

@@ -1226,8 +1226,22 @@ static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
     for (int a = 1; a < count; ++a)
         if (v3_dot(m->normal[list[a]], u) > v3_dot(m->normal[best], u))
             best = list[a];
-    for (int i = 0; i < pr.count; ++i)
-        buf[(*n)++] = (candidate){{pr.points[i].position, u, pr.points[i].depth, best}, 0};
+    /* Only points whose shape point lies behind every plane in reach: the
+     * patch's points against a user shape come from its face as tilted
+     * supports see it, which can reach past the region's face (a box over
+     * a sharp ridge got a point 15 cm outside the far face's plane); the
+     * deepest, the signed distance's witness, is inside. */
+    for (int i = 0; i < pr.count; ++i) {
+        const mk_vec3 p = v3_madd(pr.points[i].position, -0.5 * pr.points[i].depth, u);
+        int inside = 1;
+        for (int a = 0; a < count && inside; ++a) {
+            const int k = list[a];
+            inside = v3_dot(m->normal[k], v3_sub(p, m->vertices[m->tri[3 * k]])) <=
+                     MESH_EDGE_SLACK * m->info[k].longest;
+        }
+        if (inside)
+            buf[(*n)++] = (candidate){{pr.points[i].position, u, pr.points[i].depth, best}, 0};
+    }
     return MK_OK;
 }
 
