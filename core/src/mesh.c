@@ -95,6 +95,10 @@
  * cosines) of an edge's or a corner's cone lies in it. */
 #define MESH_FOOT_SLACK 1e-3
 #define MESH_CONE_SLACK 1e-4
+/* A point of the region's patch (region_contacts) this far past a plane in
+ * reach (times the shape's half size) still counts as behind it: EPA's
+ * witness carries its tolerance (1e-8). */
+#define MESH_INSIDE_SLACK 1e-6
 
 typedef struct mesh_node {
     mk_vec3 lo, hi;
@@ -725,7 +729,8 @@ typedef struct mesh_query {
     int region_valid;   /* region_depth, once asked */
     mk_real region;
     int met;            /* a triangle's prism met the shape (face_contacts step 2) */
-    mk_real turned_down; /* the deepest point of a prism's patch whose normal no edge or corner took */
+    mk_real turned_down; /* the deepest point of a prism's patch whose normal
+                          * no edge or corner took (face_contacts step 3) */
 } mesh_query;
 
 /* Whether u lies in the cone of normals of the mesh's surface at vertex v:
@@ -1229,18 +1234,37 @@ static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
     /* Only points whose shape point lies behind every plane in reach: the
      * patch's points against a user shape come from its face as tilted
      * supports see it, which can reach past the region's face (a box over
-     * a sharp ridge got a point 15 cm outside the far face's plane); the
-     * deepest, the signed distance's witness, is inside. */
+     * a sharp ridge got a point 15 cm outside the far face's plane). A
+     * point kept sits half its depth along u from its shape point. When
+     * none is behind them all, the deepest, its shape point moved behind
+     * them (a few passes of projection onto the planes it is past): the
+     * signed distance's witness carries the depth and normal, but on a
+     * face it may lie anywhere across it (a disc's 1 mm past a plane). */
+    const int before = *n;
+    int deepest = -1;
     for (int i = 0; i < pr.count; ++i) {
-        const mk_vec3 p = v3_madd(pr.points[i].position, -0.5 * pr.points[i].depth, u);
+        if (deepest < 0 || pr.points[i].depth > pr.points[deepest].depth)
+            deepest = i;
+        const mk_vec3 p = pr.points[i].point_a;
         int inside = 1;
         for (int a = 0; a < count && inside; ++a) {
             const int k = list[a];
-            inside = v3_dot(m->normal[k], v3_sub(p, m->vertices[m->tri[3 * k]])) <=
-                     MESH_EDGE_SLACK * m->info[k].longest;
+            inside = v3_dot(m->normal[k], v3_sub(p, m->vertices[m->tri[3 * k]])) <= MESH_INSIDE_SLACK * q->half;
         }
         if (inside)
-            buf[(*n)++] = (candidate){{pr.points[i].position, u, pr.points[i].depth, best}, 0};
+            buf[(*n)++] = (candidate){{v3_madd(p, 0.5 * pr.points[i].depth, u), u, pr.points[i].depth, best}, 0};
+    }
+    if (*n == before && deepest >= 0) {
+        mk_vec3 p = pr.points[deepest].point_a;
+        for (int pass = 0; pass < 8; ++pass)
+            for (int a = 0; a < count; ++a) {
+                const int k = list[a];
+                const mk_real past = v3_dot(m->normal[k], v3_sub(p, m->vertices[m->tri[3 * k]]));
+                if (past > 0)
+                    p = v3_madd(p, -past, m->normal[k]);
+            }
+        const mk_real d = pr.points[deepest].depth;
+        buf[(*n)++] = (candidate){{v3_madd(p, 0.5 * d, u), u, d, best}, 0};
     }
     return MK_OK;
 }
