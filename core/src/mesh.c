@@ -731,6 +731,7 @@ typedef struct mesh_query {
     int met;            /* a triangle's prism met the shape (face_contacts step 2) */
     mk_real turned_down; /* the deepest point of a prism's patch whose normal
                           * no edge or corner took (face_contacts step 3) */
+    mk_real least_plane; /* the least depth of the shape below a triangle's plane met from its front */
 } mesh_query;
 
 /* Whether u lies in the cone of normals of the mesh's surface at vertex v:
@@ -1188,15 +1189,18 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
 
 /* The region's own answer, for a shape in a convex part of the surface
  * whose prisms it met but that no triangle answered for, or none as deep
- * as a prism's answer turned down (face_contacts step 3): a cylinder 19 cm
- * into a convex blob's corner got no contact (its deepest rim lies over
- * none of the small triangles there, so their planes take no point, and
- * EPA's normal on each prism lies in no edge's or corner's cone), a
- * rounded box 17.7 cm in one 6.9 mm deep (shapes_deep_in_blobs). When the
- * triangles in reach make a convex patch (each has every other wholly
- * behind its plane; the caller asks only when the filter passed them all),
- * the region under them (region_build) lies inside the solid, and the
- * shape's patch against it, with its normal, joins the contacts (no
+ * as a prism's answer turned down (face_contacts step 3), or none as deep
+ * as it lies below every plane met, when that is more than a tenth of its
+ * half size (the caller's gates): a cylinder 19 cm into a convex blob's
+ * corner got no contact (its deepest rim lies over none of the small
+ * triangles there, so their planes take no point, and EPA's normal on
+ * each prism lies in no edge's or corner's cone), a rounded box 17.7 cm
+ * in one 6.9 mm deep, a flat box 17.1 cm in one 10.9 cm deep
+ * (shapes_deep_in_blobs). When the triangles in reach make a convex patch
+ * (each has every other, and the far corners of the triangles beside
+ * them, behind its plane; the caller asks only when the filter passed them
+ * all), the region under them (region_build) lies inside the solid, and
+ * the shape's patch against it, with its normal, joins the contacts (no
  * deeper than the shape is in). Each point is given the triangle in reach
  * whose normal is nearest the contact's. Returns a bad-input status, else
  * MK_OK. */
@@ -1219,6 +1223,16 @@ static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
     region_points rp;
     mk_vec3 lo, hi;
     region_build(q, list, count, &rp, &lo, &hi);
+    /* and the far corners of the triangles beside them behind those planes
+     * too (beyond a terrain's bump the ground may rise again: a sphere 2.7
+     * cm into such a bump got the region's 8.2 cm) */
+    for (int i = 0; i < rp.count; ++i)
+        for (int a = 0; a < count; ++a) {
+            const int k = list[a];
+            if (!(v3_dot(m->normal[k], v3_sub(rp.p[i], m->vertices[m->tri[3 * k]])) <=
+                  MESH_EDGE_SLACK * m->info[k].longest))
+                return MK_OK;
+        }
     mk_shape us;
     mk_contact_patch_result pr;
     mk_status st = mk_shape_user(&us, region_support, &rp, lo, hi, 0);
@@ -1379,6 +1393,7 @@ static mk_status face_contacts(mesh_query *q, int t, candidate *buf, int *n)
     }
     const mk_real plane = v3_dot(N, tv[0]);
     const mk_real depth = plane - q->low;
+    q->least_plane = lesser(q->least_plane, depth);
     if (!(depth >= -q->settings->speculative))
         return MK_OK;
 
@@ -1686,7 +1701,7 @@ static mk_status query_begin(const mk_shape *shape, const mk_transform *xf, cons
         return MK_INVALID_INPUT;
     q->shape = shape, q->mesh = mesh, q->settings = s, q->budget = MK_OK;
     q->plane_valid = 0, q->low_valid = 0, q->top_valid = 0, q->sunk = -1, q->region_valid = 0, q->met = 0;
-    q->turned_down = -INFINITY;
+    q->turned_down = -INFINITY, q->least_plane = INFINITY;
     q->xf.R = m3_tmul_m3(&mesh_xf->R, &xf->R);
     q->xf.p = m3_tmul(&mesh_xf->R, v3_sub(xf->p, mesh_xf->p));
     mk_vec3 c = v3(0, 0, 0);
@@ -1767,12 +1782,17 @@ mk_status mk_collide_mesh_filtered(const mk_shape *shape, const mk_transform *xf
         if (st != MK_OK)
             return st;
     }
-    /* No contact, or none as deep as a prism's turned-down answer: the
-     * region's, where it stands for the solid (region_contacts). */
+    /* No contact, or none as deep as a prism's turned-down answer, or (a
+     * shape deeper than a tenth of its half size below every plane met)
+     * none as deep as that: the region's, where it stands for the solid
+     * (region_contacts; on a convex solid the depth below any face's plane
+     * bounds the shape's, so a deepest contact short of the least such
+     * depth may be short of it). */
     mk_real deepest = -INFINITY;
     for (int i = 0; i < n; ++i)
         deepest = greater(deepest, buf[i].c.depth);
-    if (((n == 0 && q.met) || q.turned_down > deepest + 0.01 * fabs(deepest) + tie) && !rejected) {
+    const int deep = n > 0 && q.least_plane > 0.1 * q.half && deepest < 0.99 * q.least_plane;
+    if (((n == 0 && q.met) || q.turned_down > deepest + 0.01 * fabs(deepest) + tie || deep) && !rejected) {
         if (n > MESH_BUFFER)
             n = reduce_contacts(buf, n, MESH_BUFFER / 2, tol, tie);
         const mk_status st = region_contacts(&q, buf, &n);

@@ -75,22 +75,24 @@
  * triangle's prism (face_contacts) reaches outside the solid; its contacts
  * there (EPA's way out through the prism's side, the face's own, the
  * plane's) are held to the depth of the region under the triangles in the
- * shape's reach where the shape's point is nearer the plane of a face
- * that has the triangle wholly behind (any face within that distance of
- * the point), or in front of it. On 28 blobs soaked at MK_TEST_SCALE=10
+ * shape's reach where the shape's point is nearer the plane of a face that
+ * has the triangle wholly behind (any face within that distance of the
+ * point), or in front of it. On 28 blobs soaked at MK_TEST_SCALE=10
  * (tests/test_mesh.c every_shape_on_a_convex_blob at MK_TEST_SEED=61..76,
- * 91..96, 2, 3, 11, 12, 41, 42; some 85,000 contacts each) one contact in
- * all is deeper than the shape's penetration depth by more than the
- * patch's tie, by 1.7 mm or 1.02 times the depth (before 2026-11-28: 184,
+ * 91..96, 2, 3, 11, 12, 41, 42; some 85,000 contacts each) two contacts in
+ * all are deeper than the shape's penetration depth by more than the patch's
+ * tie, the worst by 1.7 mm or 1.02 times the depth (before 2026-11-28: 184,
  * 76 of them by more than 10%, the worst 9.3 cm). A shape that met
- * triangles' prisms but got no contact from any of them, or none as deep
- * as a prism's answer turned down (its deepest feature over none of the
- * small triangles at a corner, EPA's normals in none of their cones) gets
- * the region's patch and normal too when the triangles in reach make a
- * convex patch: on those blobs every shape now gets a contact (before,
- * 2,480 of some 1.4 million got none, up to 20 cm in), and the shapes
- * whose deepest contact is more than 1% short of their depth went from
- * 6,764 to 1,796, the worst from 19.8 to 8.6 cm short.
+ * triangles' prisms but got no contact from any of them, or none as deep as
+ * a prism's answer turned down, or none as deep as it lies below every plane
+ * met (when that is more than a tenth of its half size), gets the region's
+ * patch and normal too when the triangles in reach and the far corners
+ * beside them make a convex patch (its deepest feature over none of the
+ * small triangles at a corner, EPA's normals in none of their cones): on
+ * those blobs every shape now gets a contact (before, 2,480 of some 1.4
+ * million got none, up to 20 cm in), and the shapes whose deepest contact is
+ * more than 1% short of their depth went from 6,764 to 11, the worst from
+ * 19.8 to 1.3 cm short.
  *
  * Under a concave edge, a shape's point whose feet on both faces' planes
  * fall beyond the edge (the valley's gap) is taken by a face it is behind
