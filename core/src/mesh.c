@@ -1083,6 +1083,12 @@ static mk_vec3 region_support(const void *data, mk_vec3 d)
     return r->p[best];
 }
 
+/* Height of p over triangle k's plane (mesh frame). */
+static inline mk_real over_plane(const mk_mesh *m, int k, mk_vec3 p)
+{
+    return v3_dot(m->normal[k], v3_sub(p, m->vertices[m->tri[3 * k]]));
+}
+
 /* The triangles in the shape's reach (its box) into list[0 .. *count); 0
  * when more than MESH_REGION_TRIANGLES are (or the tree is deeper than its
  * stack), else 1. */
@@ -1136,16 +1142,15 @@ static void region_build(const mesh_query *q, const int *list, int count, region
             mk_real push = thickness;
             for (int b = 0; b < count; ++b) {
                 const int j = list[b];
-                const mk_vec3 Nj = m->normal[j], vj = m->vertices[m->tri[3 * j]];
-                const mk_real toward = v3_dot(Nj, N);
+                const mk_real toward = v3_dot(m->normal[j], N);
                 if (j == k || !(toward < 0))
                     continue;
                 const mk_real slack = MESH_EDGE_SLACK * m->info[j].longest;
                 int behind = 1;
                 for (int c = 0; c < 3 && behind; ++c)
-                    behind = v3_dot(Nj, v3_sub(m->vertices[m->tri[3 * k + c]], vj)) <= slack;
+                    behind = over_plane(m, j, m->vertices[m->tri[3 * k + c]]) <= slack;
                 if (behind)
-                    push = fmin(push, fmax(v3_dot(Nj, v3_sub(vj, v)), 0) / -toward);
+                    push = fmin(push, fmax(-over_plane(m, j, v), 0) / -toward);
             }
             const mk_vec3 bv = v3_madd(v, -push, N);
             rp->p[rp->count++] = v, rp->p[rp->count++] = bv;
@@ -1187,6 +1192,16 @@ static mk_status region_depth(mesh_query *q, mk_real *depth)
     return MK_OK;
 }
 
+/* Whether p lies behind the plane of every triangle list[0 .. count), to
+ * `slack` plus `rel` times each one's longest edge. */
+static int behind_planes(const mk_mesh *m, const int *list, int count, mk_vec3 p, mk_real slack, mk_real rel)
+{
+    for (int a = 0; a < count; ++a)
+        if (!(over_plane(m, list[a], p) <= slack + rel * m->info[list[a]].longest))
+            return 0;
+    return 1;
+}
+
 /* The region's own answer, for a shape in a convex part of the surface
  * whose prisms it met but that no triangle answered for, or none as deep
  * as a prism's answer turned down (face_contacts step 3), or none as deep
@@ -1211,15 +1226,10 @@ static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
     if (!reach_list(q, list, &count) || count == 0)
         return MK_OK;
     /* the convex patch first (most terrains fail it at once) */
-    for (int a = 0; a < count; ++a) {
-        const int k = list[a];
-        const mk_vec3 N = m->normal[k], v = m->vertices[m->tri[3 * k]];
-        const mk_real slack = MESH_EDGE_SLACK * m->info[k].longest;
-        for (int b = 0; b < count; ++b)
-            for (int c = 0; c < 3; ++c)
-                if (!(v3_dot(N, v3_sub(m->vertices[m->tri[3 * list[b] + c]], v)) <= slack))
-                    return MK_OK;
-    }
+    for (int b = 0; b < count; ++b)
+        for (int c = 0; c < 3; ++c)
+            if (!behind_planes(m, list, count, m->vertices[m->tri[3 * list[b] + c]], 0, MESH_EDGE_SLACK))
+                return MK_OK;
     region_points rp;
     mk_vec3 lo, hi;
     region_build(q, list, count, &rp, &lo, &hi);
@@ -1227,12 +1237,8 @@ static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
      * too (beyond a terrain's bump the ground may rise again: a sphere 2.7
      * cm into such a bump got the region's 8.2 cm) */
     for (int i = 0; i < rp.count; ++i)
-        for (int a = 0; a < count; ++a) {
-            const int k = list[a];
-            if (!(v3_dot(m->normal[k], v3_sub(rp.p[i], m->vertices[m->tri[3 * k]])) <=
-                  MESH_EDGE_SLACK * m->info[k].longest))
-                return MK_OK;
-        }
+        if (!behind_planes(m, list, count, rp.p[i], 0, MESH_EDGE_SLACK))
+            return MK_OK;
     mk_shape us;
     mk_contact_patch_result pr;
     mk_status st = mk_shape_user(&us, region_support, &rp, lo, hi, 0);
@@ -1260,22 +1266,16 @@ static mk_status region_contacts(mesh_query *q, candidate *buf, int *n)
         if (deepest < 0 || pr.points[i].depth > pr.points[deepest].depth)
             deepest = i;
         const mk_vec3 p = pr.points[i].point_a;
-        int inside = 1;
-        for (int a = 0; a < count && inside; ++a) {
-            const int k = list[a];
-            inside = v3_dot(m->normal[k], v3_sub(p, m->vertices[m->tri[3 * k]])) <= MESH_INSIDE_SLACK * q->half;
-        }
-        if (inside)
+        if (behind_planes(m, list, count, p, MESH_INSIDE_SLACK * q->half, 0))
             buf[(*n)++] = (candidate){{v3_madd(p, 0.5 * pr.points[i].depth, u), u, pr.points[i].depth, best}, 0};
     }
     if (*n == before && deepest >= 0) {
         mk_vec3 p = pr.points[deepest].point_a;
         for (int pass = 0; pass < 8; ++pass)
             for (int a = 0; a < count; ++a) {
-                const int k = list[a];
-                const mk_real past = v3_dot(m->normal[k], v3_sub(p, m->vertices[m->tri[3 * k]]));
+                const mk_real past = over_plane(m, list[a], p);
                 if (past > 0)
-                    p = v3_madd(p, -past, m->normal[k]);
+                    p = v3_madd(p, -past, m->normal[list[a]]);
             }
         const mk_real d = pr.points[deepest].depth;
         buf[(*n)++] = (candidate){{v3_madd(p, 0.5 * d, u), u, d, best}, 0};
@@ -1302,13 +1302,10 @@ static int nearer_convex_face(const mesh_query *q, int t, const mk_vec3 tv[3], m
             return 0;
         if (k == t)
             continue;
-        const mk_vec3 Nk = m->normal[k], v = m->vertices[m->tri[3 * k]];
-        const mk_real dk = v3_dot(Nk, v3_sub(v, p));
-        if (!(dk < depth - MESH_DEPTH_TIE * q->half))
+        if (!(-over_plane(m, k, p) < depth - MESH_DEPTH_TIE * q->half))
             continue;
         const mk_real slack = MESH_EDGE_SLACK * m->info[k].longest;
-        if (v3_dot(Nk, v3_sub(tv[0], v)) <= slack && v3_dot(Nk, v3_sub(tv[1], v)) <= slack &&
-            v3_dot(Nk, v3_sub(tv[2], v)) <= slack)
+        if (over_plane(m, k, tv[0]) <= slack && over_plane(m, k, tv[1]) <= slack && over_plane(m, k, tv[2]) <= slack)
             return 1;
     }
     return 0;
