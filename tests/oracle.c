@@ -2,6 +2,7 @@
 #include "oracle.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "vec.h"
@@ -1533,4 +1534,32 @@ double or_capsule_over_disk(mk_transform *xa, mk_transform *xb)
     const double height = d.x * axis_b.x + d.y * axis_b.y + d.z * axis_b.z - 0.0005; /* over the top face */
     const double c = axis_a.x * axis_b.x + axis_a.y * axis_b.y + axis_a.z * axis_b.z;
     return height - 0.0005 * fabs(c);
+}
+
+void or_dump_shape(const char *name, const mk_shape *s, const mk_transform *x)
+{
+    fprintf(stderr, "  %s: type %d radius %a", name, s->type, s->radius);
+    switch (s->type) {
+    case MK_SHAPE_BOX:
+        fprintf(stderr, " half %a %a %a", s->u.box.half_extents.x, s->u.box.half_extents.y, s->u.box.half_extents.z);
+        break;
+    case MK_SHAPE_CAPSULE: fprintf(stderr, " half_height %a", s->u.capsule.half_height); break;
+    case MK_SHAPE_CYLINDER:
+        fprintf(stderr, " r %a half_height %a", s->u.cylinder.radius, s->u.cylinder.half_height);
+        break;
+    case MK_SHAPE_CONE: fprintf(stderr, " r %a half_height %a", s->u.cone.radius, s->u.cone.half_height); break;
+    case MK_SHAPE_ELLIPSOID:
+        fprintf(stderr, " radii %a %a %a", s->u.ellipsoid.radii.x, s->u.ellipsoid.radii.y, s->u.ellipsoid.radii.z);
+        break;
+    case MK_SHAPE_HULL:
+        fprintf(stderr, " hull of %d vertices:", s->u.hull.hull->num_vertices);
+        for (int i = 0; i < s->u.hull.hull->num_vertices; ++i)
+            fprintf(stderr, " {%a,%a,%a}", s->u.hull.hull->vertices[i].x, s->u.hull.hull->vertices[i].y,
+                    s->u.hull.hull->vertices[i].z);
+        break;
+    default: break;
+    }
+    fprintf(stderr, "\n    R {%a,%a,%a; %a,%a,%a; %a,%a,%a} p {%a,%a,%a}\n", x->R.m[0][0], x->R.m[0][1], x->R.m[0][2],
+            x->R.m[1][0], x->R.m[1][1], x->R.m[1][2], x->R.m[2][0], x->R.m[2][1], x->R.m[2][2], x->p.x, x->p.y,
+            x->p.z);
 }

@@ -181,6 +181,10 @@ typedef enum or_family {
 
 const char *or_family_name(or_family f);
 
+/* A shape and its pose to stderr, exactly (hex floats), so that a failing
+ * pair can be replayed. */
+void or_dump_shape(const char *name, const mk_shape *s, const mk_transform *x);
+
 /* A pool of random hulls (built once with mk_hull_create) for the hull families;
  * points on or in an ellipsoid-ish blob, in general position. */
 typedef struct or_hull_pool {

@@ -85,35 +85,6 @@ static double separation_along(const mk_shape *a, const mk_transform *xa, const 
     return -or_support_value(b, xb, v3_neg(n)) - or_support_value(a, xa, n);
 }
 
-/* Print a failing pair exactly (hex floats) so it can be replayed. */
-static void dump_shape(const char *name, const mk_shape *s, const mk_transform *x)
-{
-    fprintf(stderr, "  %s: type %d radius %a", name, s->type, s->radius);
-    switch (s->type) {
-    case MK_SHAPE_BOX:
-        fprintf(stderr, " half %a %a %a", s->u.box.half_extents.x, s->u.box.half_extents.y, s->u.box.half_extents.z);
-        break;
-    case MK_SHAPE_CAPSULE: fprintf(stderr, " half_height %a", s->u.capsule.half_height); break;
-    case MK_SHAPE_CYLINDER:
-        fprintf(stderr, " r %a half_height %a", s->u.cylinder.radius, s->u.cylinder.half_height);
-        break;
-    case MK_SHAPE_CONE: fprintf(stderr, " r %a half_height %a", s->u.cone.radius, s->u.cone.half_height); break;
-    case MK_SHAPE_ELLIPSOID:
-        fprintf(stderr, " radii %a %a %a", s->u.ellipsoid.radii.x, s->u.ellipsoid.radii.y, s->u.ellipsoid.radii.z);
-        break;
-    case MK_SHAPE_HULL:
-        fprintf(stderr, " hull of %d vertices:", s->u.hull.hull->num_vertices);
-        for (int i = 0; i < s->u.hull.hull->num_vertices; ++i)
-            fprintf(stderr, " {%a,%a,%a}", s->u.hull.hull->vertices[i].x, s->u.hull.hull->vertices[i].y,
-                    s->u.hull.hull->vertices[i].z);
-        break;
-    default: break;
-    }
-    fprintf(stderr, "\n    R {%a,%a,%a; %a,%a,%a; %a,%a,%a} p {%a,%a,%a}\n", x->R.m[0][0], x->R.m[0][1], x->R.m[0][2],
-            x->R.m[1][0], x->R.m[1][1], x->R.m[1][2], x->R.m[2][0], x->R.m[2][1], x->R.m[2][2], x->p.x, x->p.y,
-            x->p.z);
-}
-
 /* ------------------------------------------------------------ the common check */
 
 /* What is known about the true signed distance of a pair. */
@@ -182,8 +153,8 @@ typedef struct scene {
             char msg_[640];                                                                                        \
             snprintf(msg_, sizeof msg_, __VA_ARGS__);                                                              \
             fprintf(stderr, "failing scene %s #%d: %s\n", sc->name, sc->index, msg_);                              \
-            dump_shape("A", sc->a, &sc->xa);                                                                       \
-            dump_shape("B", sc->b, &sc->xb);                                                                       \
+            or_dump_shape("A", sc->a, &sc->xa);                                                                    \
+            or_dump_shape("B", sc->b, &sc->xb);                                                                    \
             ck_abort_msg("%s #%d: %s", sc->name, sc->index, msg_);                                                 \
         }                                                                                                          \
     } while (0)
