@@ -1999,6 +1999,87 @@ START_TEST(hull_faces_face_to_face)
 }
 END_TEST
 
+/* Two hulls face to face, 1 mm deep, where A's face lies in a flat region
+ * with a neighbouring facet 5.4e-5 rad off it (within MK_HULL_FLAT_ANGLE,
+ * whose region takes the neighbour's normal, the lower index). Clipped on
+ * that region, the deepest point was 1.9e-5 m off the depth; clipped on
+ * B's face with A's region incident, 1.1e-5 m short: both beyond the face
+ * check (6e-6 m here), so the pair got one line point where its faces
+ * overlap in a triangle (hull_faces_face_to_face at MK_TEST_SEED=378,
+ * MK_TEST_SCALE=30, hull-12 case 5145). A region's clip is now held to its
+ * own flatness: the spread of its facets' vertices along its normal. */
+START_TEST(hull_region_folded_near_the_flat_angle)
+{
+    static const mk_vec3 va[9] = {
+        {0x1.514a8df9525fcp-8, 0x1.3e0bbc50736abp-2, 0x1.ed4195f1d04dap-1},
+        {0x1.78dd2510c0d88p-1, 0x1.fc2b71a224b4cp-3, 0x1.a7a787b8530f7p-4},
+        {0x1.d67aa40ee1d25p-4, -0x1.9064cc0b29a24p-1, 0x1.16c4a035db623p-1},
+        {-0x1.a73d532de1a1dp-2, 0x1.b65dfe6f3778cp-1, -0x1.7764410398cc8p-3},
+        {-0x1.e06fac5867602p-1, -0x1.811343bc46dap-6, -0x1.41e710c5057e8p-1},
+        {-0x1.083b83982fda2p-1, -0x1.8546a2f1c4a61p-3, -0x1.65e684d200a0fp-1},
+        {-0x1.5b1c6785d23f3p-1, -0x1.f7d70ce58e532p-2, -0x1.494fc038685f5p-1},
+        {0x1.6c0a21eebeae3p-2, -0x1.6e193599b92fbp-1, -0x1.27f64e0aaffb4p-1},
+        {-0x1.9aec21c38cc09p-1, 0x1.4b9ed50ad59abp-3, -0x1.77b1220731874p-1}};
+    static const mk_vec3 vb[12] = {
+        {0x1.6c11f7b753c85p-3, 0x1.7a58ad0dce9f6p-1, -0x1.03b4542fb7427p-10},
+        {0x1.870891a50422dp-3, 0x1.1c04a57620a11p-1, 0x1.7055e8fe8369fp-3},
+        {0x1.08a00e107b2b9p-2, -0x1.25c656dd9325p-2, -0x1.8efd45282619cp-3},
+        {0x1.69e67840db185p-3, 0x1.7af49d9afc9bfp-1, -0x1.3a3f72c3467d9p-7},
+        {0x1.59c13e80b8a43p-2, 0x1.e34c26da5a3dbp-4, 0x1.acfadcf3ccc0ep-5},
+        {-0x1.a1409f18dcc8ap-6, 0x1.85d2189e86f33p-6, -0x1.5b0c732ecd59p-2},
+        {-0x1.e5a67852021e2p-5, 0x1.88469e7556438p-1, -0x1.992bd82c84476p-5},
+        {-0x1.c27a8b163ffp-3, -0x1.c5f38f31c0311p-2, -0x1.8f874bcf05937p-3},
+        {0x1.1ee4ca09309a4p-2, -0x1.7c0744903f753p-2, -0x1.1283a5dff581ap-3},
+        {-0x1.18b351f8b7e55p-2, -0x1.6a33e891da0b8p-2, -0x1.37d3d6ab5fbe5p-3},
+        {-0x1.837fcc91c43fap-4, -0x1.06ef39870d408p-2, -0x1.3e5534c60c3ccp-2},
+        {-0x1.68d550af545efp-4, -0x1.0973c19ac2424p-4, -0x1.4f935641e50fep-2}};
+    const mk_transform xa = {{{{0x1.29f9d951b9ddp-4, -0x1.cf868193f332bp-1, -0x1.ac7d5b943b441p-2},
+                               {-0x1.cf868193f332bp-1, 0x1.db7e41e8ab43p-4, -0x1.a25b2f073a19dp-2},
+                               {0x1.ac7d5b943b441p-2, 0x1.a25b2f073a19dp-2, -0x1.9f50fc98b35cap-1}}},
+                             {-0x1.8a1cf2069c7c9p-4, -0x1.e6623067c6f88p-2, -0x1.4d56ee9eb9df3p-2}};
+    const mk_transform xb = {{{{0x1.f0ff5ca3959cp-3, 0x1.9fbf018c5a04cp-4, -0x1.edf811a2a7784p-1},
+                               {0x1.eeacde154967ap-1, -0x1.d6931af691fc4p-4, 0x1.d8f45df8b5239p-3},
+                               {-0x1.65fe043c4a8bcp-4, -0x1.f9f2aa820178fp-1, -0x1.01effb2ff7bb9p-3}}},
+                             {-0x1.ed6401ecbcc26p-4, -0x1.68b8b2d570dp-16, 0x1.7d40d4ac3c1d2p-1}};
+    mk_hull *ha = NULL, *hb = NULL;
+    ck_assert_int_eq(mk_hull_create(va, 9, &ha), MK_OK);
+    ck_assert_int_eq(mk_hull_create(vb, 12, &hb), MK_OK);
+    mk_shape a, b;
+    ck_assert_int_eq(mk_shape_hull(&a, ha, 0), MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&b, hb, 0), MK_OK);
+    /* A's two facets up, 5.4e-5 rad apart, one flat region */
+    int up = 0, region = -2;
+    for (int f = 0; f < ha->num_faces; ++f)
+        if (m3_mul(&xa.R, ha->face_normals[f]).z > 0.9) {
+            ++up;
+            ck_assert(ha->face_region && ha->face_region[f] >= 0);
+            ck_assert(region == -2 || region == ha->face_region[f]);
+            region = ha->face_region[f];
+        }
+    ck_assert_int_eq(up, 2);
+    const mk_pair p = {&a, xa, &b, xb};
+    double d;
+    mk_vec3 wa, wb;
+    REQUIRE(or_exact_distance(p.a, &p.xf_a, p.b, &p.xf_b, &d, &wa, &wb), "oracle");
+    ck_assert_double_eq_tol(d, -0.001, 1e-12);
+    double width = 0;
+    for (int v = 0; v < ha->num_vertices; ++v)
+        width = fmax(width, v3_len(ha->vertices[v]));
+    for (int v = 0; v < hb->num_vertices; ++v)
+        width = fmax(width, v3_len(hb->vertices[v]));
+    const mk_collide_settings st = mk_collide_default_settings();
+    mk_contact_patch_result m;
+    ck_assert_int_eq(mk_collide_patch(&p, &st, NULL, 8, &m), MK_PENETRATING);
+    ck_assert_msg(m.count >= 3, "%d points", m.count);
+    ck_assert(v3_len(v3_sub(m.normal, v3(0, 0, 1))) <= MK_HULL_FLAT_ANGLE + 1e-9);
+    for (int k = 0; k < m.count; ++k)
+        ck_assert_msg(fabs(m.points[k].separation - d) <= 1e-9 + MK_HULL_FLAT_ANGLE * 2 * width,
+                      "point %d separation %.12g, depth %.12g", k, m.points[k].separation, d);
+    mk_hull_destroy(ha);
+    mk_hull_destroy(hb);
+}
+END_TEST
+
 /* A hull whose underside is two facets 2e-6 rad apart (a shallow V, its
  * ridge lowest), resting on a small cube under one of the halves, 1 mm deep:
  * the contact is the cube's top, four points. The faces through the
@@ -2203,6 +2284,7 @@ int main(void)
     tcase_add_test(tc, hull_boxes_take_the_box_path);
     tcase_add_test(tc, hull_lying_on_a_face_takes_that_face);
     tcase_add_test(tc, hull_faces_face_to_face);
+    tcase_add_test(tc, hull_region_folded_near_the_flat_angle);
     tcase_add_test(tc, hull_flat_region_takes_the_facet_under_the_contact);
     tcase_add_test(tc, mesh_hull_faces_are_flat_regions);
     suite_add_tcase(s, tc);
