@@ -565,7 +565,7 @@ END_TEST
  * triangles (its own tree, no welding or sorting): every family at random
  * poses on a random 9 x 7 terrain gets the same contacts from both (to the
  * merge's tolerances: the trees visit the triangles in other orders) and
- * the same deepest depth. A grid with a zero-area cell goes the
+ * the same deepest depth (to EPA's tolerance). A grid with a zero-area cell goes the
  * general way and loses only those triangles. */
 START_TEST(grid_matches_the_general_mesh)
 {
@@ -624,8 +624,13 @@ START_TEST(grid_matches_the_general_mesh)
                             side ? "general mesh" : "grid");
                 }
             }
+            /* ... to EPA's tolerance: a deep shape's deepest contact can be held to
+             * the depth under the triangles in reach (mesh.h), an EPA on their hull,
+             * which the two trees list in other orders (a rounded cylinder 0.67 m
+             * into the terrain, its deepest contact 1.3e-9 apart at MK_TEST_SEED=379,
+             * MK_TEST_SCALE=30) */
             if (na > 0)
-                REQUIRE(fabs(a[deepest(a, na)].depth - b[deepest(b, nb)].depth) < 1e-12,
+                REQUIRE(fabs(a[deepest(a, na)].depth - b[deepest(b, nb)].depth) <= mk_epa_default_settings().tolerance,
                         "%s #%d: deepest %.17g from the grid, %.17g from the general mesh", or_family_name((or_family)f),
                         i, a[deepest(a, na)].depth, b[deepest(b, nb)].depth);
             exact_sets += na == nb;
