@@ -2919,6 +2919,54 @@ START_TEST(random_pairs_finite_and_bounded)
 }
 END_TEST
 
+/* A box's long edge (0.49) across a ridge's crest at 0.036 rad, 7 mm deep
+ * (tests/test_mesh.c's ridge as a convex hull: faces falling 20 and 55
+ * degrees from the crest). The two edges are within the parallel angle, and
+ * the patch gave the overlap's two ends at the crossing's separation: one
+ * end's corner lay 5.6 mm outside the ridge's far face, reported 7 mm deep
+ * (a_box_reaching_over_a_ridge at MK_TEST_SEED=379, MK_TEST_SCALE=30, box
+ * #27150). Lines that drift apart along the overlap by more than the
+ * contact reaches give their crossing. Every point's shape point is inside
+ * the ridge, at the exact depth. */
+START_TEST(skew_edges_give_their_crossing)
+{
+    const double deg = 3.14159265358979323846 / 180, tl = tan(20 * deg), tr = tan(55 * deg);
+    const mk_vec3 v[8] = {{0, -3, 0}, {0, 3, 0}, {-3, -3, -3 * tl}, {-3, 3, -3 * tl}, {3, -3, -3 * tr}, {3, 3, -3 * tr},
+                          {-3, -3, -12}, {3, 3, -12}};
+    const mk_vec3 nl = {-tl / hypot(tl, 1), 0, 1 / hypot(tl, 1)}, nr = {tr / hypot(tr, 1), 0, 1 / hypot(tr, 1)};
+    mk_hull *h = NULL;
+    ck_assert_int_eq(mk_hull_create(v, 8, &h), MK_OK);
+    mk_shape box, ridge;
+    ck_assert_int_eq(mk_shape_box(&box, (mk_vec3){0.061196223996105428, 0.093735410559658713, 0.24441321445216224}, 0),
+                     MK_OK);
+    ck_assert_int_eq(mk_shape_hull(&ridge, h, 0), MK_OK);
+    const mk_transform xf = {{{{-0.55151444012656192, 0.83338281161438232, -0.036123560699258428},
+                               {0.021227359273980118, -0.029269556759053073, -0.99934613236124681},
+                               {-0.83389521017340029, -0.55192063048307605, -0.0015479331461769608}}},
+                             {-0.041799966149611123, 0.1277209382617841, 0.095908419917136264}};
+    const mk_transform id = {{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}, {0, 0, 0}};
+    const mk_pair p = {&box, xf, &ridge, id};
+    double d;
+    mk_vec3 wa, wb;
+    ck_assert(or_exact_distance(&box, &xf, &ridge, &id, &d, &wa, &wb));
+    ck_assert_double_eq_tol(d, -0.006960932046394, 1e-12);
+    const mk_collide_settings cs = mk_collide_default_settings();
+    for (int cap = 4; cap <= 8; cap += 4) {
+        mk_contact_patch_result m;
+        ck_assert_int_eq(mk_collide_patch(&p, &cs, NULL, cap, &m), MK_PENETRATING);
+        ck_assert_int_ge(m.count, 1);
+        for (int k = 0; k < m.count; ++k) {
+            const mk_vec3 a = m.points[k].point_a;
+            ck_assert_msg(dot(nl, a) < 1e-9 && dot(nr, a) < 1e-9,
+                          "cap %d point %d: the box's point %g %g %g is outside the ridge (%g, %g over its faces)", cap, k,
+                          a.x, a.y, a.z, dot(nl, a), dot(nr, a));
+            ck_assert_double_eq_tol(m.points[k].separation, d, 1e-9);
+        }
+    }
+    mk_hull_destroy(h);
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 static Suite *manifold_suite(void)
@@ -2980,6 +3028,7 @@ static Suite *manifold_suite(void)
     tcase_add_test(t, separated_pairs_match_gjk);
     tcase_add_test(t, box_fast_path_matches_general);
     tcase_add_test(t, box_fast_path_takes_the_other_face);
+    tcase_add_test(t, skew_edges_give_their_crossing);
     suite_add_tcase(s, t);
     return s;
 }
