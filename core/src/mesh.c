@@ -1134,24 +1134,27 @@ static void region_build(const mesh_query *q, const int *list, int count, region
     for (int a = 0; a < count; ++a) {
         const int k = list[a];
         const mk_vec3 N = m->normal[k];
+        /* the triangles in reach that have this one wholly behind their
+         * planes and face against N (at a fold sharper than square, N leads
+         * out of the solid through their planes) */
+        int stop[MESH_REGION_TRIANGLES], nstop = 0;
+        for (int b = 0; b < count; ++b) {
+            const int j = list[b];
+            if (j == k || !(v3_dot(m->normal[j], N) < 0))
+                continue;
+            const mk_real slack = MESH_EDGE_SLACK * m->info[j].longest;
+            int behind = 1;
+            for (int c = 0; c < 3 && behind; ++c)
+                behind = over_plane(m, j, m->vertices[m->tri[3 * k + c]]) <= slack;
+            if (behind)
+                stop[nstop++] = j;
+        }
         for (int i = 0; i < 3; ++i) {
             const mk_vec3 v = m->vertices[m->tri[3 * k + i]];
-            /* pushed back along N, but not out through the plane of a
-             * triangle in reach that has this one wholly behind it (at a
-             * fold sharper than square, N leads out of the solid there) */
+            /* pushed back along N, but not out through those planes */
             mk_real push = thickness;
-            for (int b = 0; b < count; ++b) {
-                const int j = list[b];
-                const mk_real toward = v3_dot(m->normal[j], N);
-                if (j == k || !(toward < 0))
-                    continue;
-                const mk_real slack = MESH_EDGE_SLACK * m->info[j].longest;
-                int behind = 1;
-                for (int c = 0; c < 3 && behind; ++c)
-                    behind = over_plane(m, j, m->vertices[m->tri[3 * k + c]]) <= slack;
-                if (behind)
-                    push = fmin(push, fmax(-over_plane(m, j, v), 0) / -toward);
-            }
+            for (int b = 0; b < nstop; ++b)
+                push = fmin(push, fmax(-over_plane(m, stop[b], v), 0) / -v3_dot(m->normal[stop[b]], N));
             const mk_vec3 bv = v3_madd(v, -push, N);
             rp->p[rp->count++] = v, rp->p[rp->count++] = bv;
             *lo = v3_lesser(*lo, v3_lesser(v, bv)), *hi = v3_greater(*hi, v3_greater(v, bv));
