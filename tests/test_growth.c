@@ -664,6 +664,47 @@ START_TEST(corner_step_columns_in_one_plane_with_the_ray)
 }
 END_TEST
 
+/* A rounded ellipsoid 2 m from a sphere asked for tolerances 1e-12 and
+ * 1e-13: the pivots' floating-point floor stops the relative gap at 6.6e-12
+ * after 13 iterations, where growth.h said "a hair above" the tolerance
+ * (smooth_pairs_converge_fast at MK_TEST_SEED=380, MK_TEST_SCALE=30). The
+ * answer stays certified (the GJK bisection and the normal's certificate)
+ * and closes to the stated floor, 1e-11. */
+START_TEST(floor_of_a_rounded_ellipsoid_and_a_sphere)
+{
+    gcase g;
+    memset(&g, 0, sizeof g);
+    ck_assert_int_eq(mk_shape_ellipsoid(&g.a, v3(0x1.ada6c9f461196p-3, 0x1.a98d913a6aa8dp-3, 0x1.afc21319d5f1p-1)),
+                     MK_OK);
+    g.a.radius = 0x1.39d3705ef4781p-3;
+    ck_assert_int_eq(mk_shape_sphere(&g.b, 0x1.2836a323ae1b4p-2), MK_OK);
+    g.oa = g.a;
+    g.ob = g.b;
+    static const double ra[9] = {-0x1.46248e864ec04p-1, -0x1.4cb1105a6398cp-1, -0x1.a8b18765daf63p-2,
+                                 0x1.5d77379e9ac44p-1,  -0x1.cd92bcadd8cd8p-3, -0x1.63f3d0ff471bep-1,
+                                 0x1.6edf0178eeacbp-2,  -0x1.73ad9b657e51p-1,  0x1.2c9581ad2d5cp-1};
+    static const double rb[9] = {0x1.abb3449d406cp-7,   -0x1.e18f467910c3cp-1, 0x1.5b8f8fb406b74p-2,
+                                 -0x1.42cd979e17f4ep-1, 0x1.05dc5f8b931f2p-2,  0x1.773b818a61a0ep-1,
+                                 -0x1.8d5cf9ca453fap-1, -0x1.c9d8eab0d207ap-3, -0x1.2de6fbd7aa0bap-1};
+    for (int k = 0; k < 9; ++k) {
+        g.xa.R.m[k / 3][k % 3] = ra[k];
+        g.xb.R.m[k / 3][k % 3] = rb[k];
+    }
+    g.xa.p = v3(-0x1.215a417442172p-1, 0x1.ac8fb1c191fe1p+0, 0x1.4809849c03fbcp+0);
+    g.xb.p = v3(0x1.9801ea0fa636ep-5, 0x1.6f16cce72cfc5p+1, 0x1.dadeaa5a9f82fp+0);
+    const bracket br = gjk_bisect(&g);
+    static const double tols[2] = {1e-12, 1e-13};
+    for (int t = 0; t < 2; ++t) {
+        mk_growth_settings st = mk_growth_default_settings();
+        st.tolerance = tols[t];
+        mk_growth_input in = input_of(&g);
+        mk_growth_result res;
+        ck_assert_int_eq(mk_growth_distance(&in, &st, NULL, &res), MK_GJK_SEPARATED);
+        check_solution(&g, &res, st.tolerance, &br, "rounded ellipsoid and sphere at the floor");
+    }
+}
+END_TEST
+
 /* Hulls as they come from meshes (demos/meshes.h: cubes and bricks whose
  * faces are many facets microradians apart). At these poses growth's final
  * basis is three points of D' nearly on one line, and the ray's crossing
@@ -1915,6 +1956,7 @@ static Suite *growth_suite(void)
     tcase_add_loop_test(random, random_pairs_match_gjk_bisection, 0, F_COUNT);
     tcase_add_test(random, tolerance_ladder);
     tcase_add_test(random, smooth_pairs_converge_fast);
+    tcase_add_test(random, floor_of_a_rounded_ellipsoid_and_a_sphere);
     tcase_add_test(random, warm_start_matches_cold_start);
     tcase_add_test(random, warm_start_along_a_path);
     tcase_add_test(random, boolean_exits_early);
